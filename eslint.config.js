@@ -1,0 +1,121 @@
+import js from '@eslint/js';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Import boundaries (STYLE.md §3.1-3.2): dependencies point one way. */
+const boundaries = [
+  {
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/web/**'],
+              message: 'shared imports nothing of server or web',
+            },
+            {
+              group: ['node:*', 'fastify*', 'pg', '@electric-sql/*', 'react*'],
+              message: 'shared has no DOM, Node or framework APIs',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/web/**', 'react*'],
+              message: 'the server never imports the web app',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/web/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', 'node:*', 'fastify*', 'pg'],
+              message: 'the web app never imports the server',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/web/components/**', 'src/web/lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/app/**'],
+              message: 'components and lib do not import features or app',
+            },
+            {
+              group: ['**/server/**'],
+              message: 'the web app never imports the server',
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      'data/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      '.tmp/',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+        },
+      ],
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  { files: ['src/web/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
+  ...boundaries,
+);

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { parseDecimal } from '../shared/money.ts';
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+    .optional(),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
+  PRODUCT_NAME: z.string().min(1).default('Skyline Console'),
+  PROVIDER_NAME: z.string().min(1).default('Skyline Telecom'),
+  PROVIDER_SHORT_NAME: z.string().min(1).max(11).default('Skyline'),
+  CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code')
+    .default('EUR'),
+  SMS_PRICE: z
+    .string()
+    .default('0.05')
+    .refine((v) => parseDecimal(v) !== null, 'must be a decimal such as 0.05'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
+  WEB_DIR: z.string().default('dist/web'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** `memory://` keeps the embedded database in memory (tests). */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  admin: { email: string; password: string } | undefined;
+  branding: {
+    productName: string;
+    providerName: string;
+    providerShortName: string;
+  };
+  currency: string;
+  smsPrice: string;
+  logLevel: string;
+  webDir: string;
+}
+
+/** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
+    throw new Error(
+      'Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+    );
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    admin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+        ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
+        : undefined,
+    branding: {
+      productName: e.PRODUCT_NAME,
+      providerName: e.PROVIDER_NAME,
+      providerShortName: e.PROVIDER_SHORT_NAME,
+    },
+    currency: e.CURRENCY,
+    smsPrice: parseDecimal(e.SMS_PRICE) ?? '0.05',
+    logLevel: e.LOG_LEVEL,
+    webDir: e.WEB_DIR,
+  };
+}

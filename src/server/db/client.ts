@@ -1,0 +1,79 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** What repos need from a connection or a transaction: parameterised queries. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(
+    text: string,
+    params?: unknown[],
+  ): Promise<T[]>;
+  /** Runs SQL without parameters, possibly several statements (migrations). */
+  exec(text: string): Promise<void>;
+}
+
+/** One interface over the embedded PGlite and a PostgreSQL server, so queries are written once. */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Both drivers return numeric as its exact decimal text; repos convert at the edge. */
+const pgliteParsers = { [types.NUMERIC]: (value: string) => value };
+
+export async function openPglite(dataDir: string): Promise<Db> {
+  const lite = await PGlite.create(dataDir, { parsers: pgliteParsers });
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
+    async query<T>(text: string, params?: unknown[]) {
+      const result = await q.query<T>(text, params);
+      return result.rows;
+    },
+    async exec(text: string) {
+      await q.exec(text);
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(lite),
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    close: () => lite.close(),
+  };
+}
+
+export async function openPostgres(
+  connectionString: string,
+  poolSize = 20,
+): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  // Fail at start, not on the first request, when the server is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(text: string, params?: unknown[]) {
+      const result = await q.query(text, params);
+      return result.rows as T[];
+    },
+    async exec(text: string) {
+      await q.query(text);
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

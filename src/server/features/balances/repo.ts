@@ -1,0 +1,52 @@
+import type { Balance } from '../../../shared/schemas/balances.ts';
+import type { Queryable } from '../../db/client.ts';
+
+interface BalanceRow {
+  id: string;
+  currency: string;
+  amount: string;
+  min_threshold: string;
+  date_created: Date;
+  date_updated: Date;
+}
+
+/** numeric(15,4) has at most 15 significant digits, so Number() keeps the exact decimal value. */
+export function toBalance(row: BalanceRow): Balance {
+  return {
+    id: row.id,
+    currency: row.currency,
+    amount: Number(row.amount),
+    minThreshold: Number(row.min_threshold),
+    dateCreated: row.date_created.toISOString(),
+    dateUpdated: row.date_updated.toISOString(),
+  };
+}
+
+export const BALANCE_COLUMNS =
+  'b.id, b.currency, b.amount, b.min_threshold, b.date_created, b.date_updated';
+
+/** Every client gets a default balance at 0, with the client's own id. */
+export async function insertDefaultBalance(
+  q: Queryable,
+  clientId: string,
+  currency: string,
+): Promise<void> {
+  await q.query(
+    'INSERT INTO balances (id, client_id, currency) VALUES ($1, $1, $2)',
+    [clientId, currency],
+  );
+}
+
+/** The default balance of a client; with `userId`, only if that user owns the client. */
+export async function findDefaultBalance(
+  q: Queryable,
+  clientId: string,
+  userId?: string,
+): Promise<Balance | undefined> {
+  const [row] = await q.query<BalanceRow>(
+    `SELECT ${BALANCE_COLUMNS} FROM balances b JOIN clients c ON c.id = b.client_id
+     WHERE b.client_id = $1 AND ($2::uuid IS NULL OR c.user_id = $2)`,
+    [clientId, userId ?? null],
+  );
+  return row && toBalance(row);
+}

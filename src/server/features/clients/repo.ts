@@ -1,0 +1,139 @@
+import type { Client } from '../../../shared/schemas/clients.ts';
+import type { Queryable } from '../../db/client.ts';
+
+interface ClientRow {
+  id: string;
+  user_id: string;
+  name: string;
+  date_created: Date;
+  date_updated: Date;
+}
+
+const COLUMNS = 'id, user_id, name, date_created, date_updated';
+
+export function toClient(row: ClientRow): Client {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    dateCreated: row.date_created.toISOString(),
+    dateUpdated: row.date_updated.toISOString(),
+  };
+}
+
+export async function findClientCredentials(
+  q: Queryable,
+  id: string,
+): Promise<{ id: string; userId: string; secretHash: string } | undefined> {
+  const [row] = await q.query<{
+    id: string;
+    user_id: string;
+    secret_hash: string;
+  }>('SELECT id, user_id, secret_hash FROM clients WHERE id = $1', [id]);
+  return (
+    row && { id: row.id, userId: row.user_id, secretHash: row.secret_hash }
+  );
+}
+
+/** Locks the owner's row so concurrent creates for one user are counted one at a time. */
+export async function lockUserAndCountClients(
+  q: Queryable,
+  userId: string,
+): Promise<number | undefined> {
+  const locked = await q.query(
+    'SELECT id FROM users WHERE id = $1 FOR UPDATE',
+    [userId],
+  );
+  if (locked.length === 0) return undefined;
+  const [row] = await q.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM clients WHERE user_id = $1',
+    [userId],
+  );
+  return row!.n;
+}
+
+export async function insertClient(
+  q: Queryable,
+  client: { userId: string; name: string; secretHash: string },
+): Promise<Client> {
+  const [row] = await q.query<ClientRow>(
+    `INSERT INTO clients (user_id, name, secret_hash) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+    [client.userId, client.name, client.secretHash],
+  );
+  return toClient(row!);
+}
+
+/** A client by id; with `userId`, only if that user owns it. */
+export async function findClient(
+  q: Queryable,
+  id: string,
+  userId?: string,
+): Promise<Client | undefined> {
+  const [row] = await q.query<ClientRow>(
+    `SELECT ${COLUMNS} FROM clients WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)`,
+    [id, userId ?? null],
+  );
+  return row && toClient(row);
+}
+
+export async function listClients(
+  q: Queryable,
+  filter: { userId?: string | undefined },
+  page: { count: number; offset: number },
+): Promise<{ clients: Client[]; total: number }> {
+  const rows = await q.query<ClientRow & { total: number }>(
+    `SELECT ${COLUMNS}, (count(*) OVER ())::int AS total FROM clients
+     WHERE ($1::uuid IS NULL OR user_id = $1)
+     ORDER BY date_created, id LIMIT $2 OFFSET $3`,
+    [filter.userId ?? null, page.count, page.offset],
+  );
+  const total =
+    rows[0]?.total ??
+    (
+      await q.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM clients WHERE ($1::uuid IS NULL OR user_id = $1)',
+        [filter.userId ?? null],
+      )
+    )[0]!.n;
+  return { clients: rows.map(toClient), total };
+}
+
+export async function renameClient(
+  q: Queryable,
+  id: string,
+  name: string,
+  userId?: string,
+): Promise<Client | undefined> {
+  const [row] = await q.query<ClientRow>(
+    `UPDATE clients SET name = $2, date_updated = now()
+     WHERE id = $1 AND ($3::uuid IS NULL OR user_id = $3) RETURNING ${COLUMNS}`,
+    [id, name, userId ?? null],
+  );
+  return row && toClient(row);
+}
+
+export async function updateClientSecret(
+  q: Queryable,
+  id: string,
+  secretHash: string,
+  userId: string,
+): Promise<Client | undefined> {
+  const [row] = await q.query<ClientRow>(
+    `UPDATE clients SET secret_hash = $2, date_updated = now()
+     WHERE id = $1 AND user_id = $3 RETURNING ${COLUMNS}`,
+    [id, secretHash, userId],
+  );
+  return row && toClient(row);
+}
+
+export async function deleteClient(
+  q: Queryable,
+  id: string,
+  userId: string,
+): Promise<boolean> {
+  const rows = await q.query(
+    'DELETE FROM clients WHERE id = $1 AND user_id = $2 RETURNING id',
+    [id, userId],
+  );
+  return rows.length > 0;
+}

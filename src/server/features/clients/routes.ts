@@ -1,0 +1,160 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CLIENT_PAGE_SIZE } from '../../../shared/limits.ts';
+import {
+  ClientListSchema,
+  ClientSchema,
+  ClientWithSecretSchema,
+  CreateClientSchema,
+  UpdateClientSchema,
+} from '../../../shared/schemas/clients.ts';
+import {
+  IdParamsSchema,
+  pagingSchema,
+} from '../../../shared/schemas/common.ts';
+import type { Deps } from '../../deps.ts';
+import { notFound } from '../../errors.ts';
+import { userOf } from '../../plugins/authenticate.ts';
+import { errorResponses, NoContentSchema } from '../../schemas.ts';
+import * as repo from './repo.ts';
+import * as service from './service.ts';
+
+const tags = ['clients'];
+
+/** The signed-in user's own API clients; another user's client ids answer 404. */
+export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/clients',
+      {
+        schema: {
+          tags,
+          summary:
+            'Create an API client; the secret is shown only in this answer',
+          body: CreateClientSchema,
+          response: {
+            201: ClientWithSecretSchema,
+            ...errorResponses(400, 401, 403, 409),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { user } = userOf(request);
+        return reply
+          .code(201)
+          .send(await service.createClient(deps, user.id, request.body.name));
+      },
+    );
+
+    app.get(
+      '/clients',
+      {
+        schema: {
+          tags,
+          summary: 'List my clients',
+          querystring: pagingSchema(CLIENT_PAGE_SIZE),
+          response: { 200: ClientListSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const { user } = userOf(request);
+        const page = request.query;
+        return {
+          ...(await repo.listClients(deps.db, { userId: user.id }, page)),
+          ...page,
+        };
+      },
+    );
+
+    app.get(
+      '/clients/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Get one of my clients',
+          params: IdParamsSchema,
+          response: {
+            200: ClientSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) => {
+        const { user } = userOf(request);
+        const client = await repo.findClient(
+          deps.db,
+          request.params.id,
+          user.id,
+        );
+        if (!client) throw notFound('Client');
+        return client;
+      },
+    );
+
+    app.put(
+      '/clients/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Rename one of my clients',
+          params: IdParamsSchema,
+          body: UpdateClientSchema,
+          response: {
+            200: ClientSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) => {
+        const { user } = userOf(request);
+        const client = await repo.renameClient(
+          deps.db,
+          request.params.id,
+          request.body.name,
+          user.id,
+        );
+        if (!client) throw notFound('Client');
+        return client;
+      },
+    );
+
+    app.delete(
+      '/clients/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete one of my clients',
+          params: IdParamsSchema,
+          response: {
+            204: NoContentSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { user } = userOf(request);
+        await service.deleteClient(deps, request.params.id, user.id);
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      '/clients/:id/resetSecret',
+      {
+        schema: {
+          tags,
+          summary:
+            'Replace the secret; the new one is shown only in this answer',
+          params: IdParamsSchema,
+          response: {
+            200: ClientWithSecretSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) => {
+        const { user } = userOf(request);
+        return service.resetSecret(deps, request.params.id, user.id);
+      },
+    );
+  };
+}

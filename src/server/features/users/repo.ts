@@ -1,0 +1,131 @@
+import type { User } from '../../../shared/schemas/users.ts';
+import type { Queryable } from '../../db/client.ts';
+
+interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  organization: string;
+  date_created: Date;
+  date_updated: Date;
+}
+
+const COLUMNS =
+  'id, email, first_name, last_name, organization, date_created, date_updated';
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    organization: row.organization,
+    dateCreated: row.date_created.toISOString(),
+    dateUpdated: row.date_updated.toISOString(),
+  };
+}
+
+export interface NewUser {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  organization: string;
+}
+
+export async function insertUser(q: Queryable, user: NewUser): Promise<User> {
+  const [row] = await q.query<UserRow>(
+    `INSERT INTO users (email, password_hash, first_name, last_name, organization)
+     VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [
+      user.email,
+      user.passwordHash,
+      user.firstName,
+      user.lastName,
+      user.organization,
+    ],
+  );
+  return toUser(row!);
+}
+
+export async function findUserById(
+  q: Queryable,
+  id: string,
+): Promise<User | undefined> {
+  const [row] = await q.query<UserRow>(
+    `SELECT ${COLUMNS} FROM users WHERE id = $1`,
+    [id],
+  );
+  return row && toUser(row);
+}
+
+export async function findCredentialsByEmail(
+  q: Queryable,
+  email: string,
+): Promise<(User & { passwordHash: string }) | undefined> {
+  const [row] = await q.query<UserRow & { password_hash: string }>(
+    `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(email) = lower($1)`,
+    [email],
+  );
+  return row && { ...toUser(row), passwordHash: row.password_hash };
+}
+
+export async function findPasswordHash(
+  q: Queryable,
+  id: string,
+): Promise<string | undefined> {
+  const [row] = await q.query<{ password_hash: string }>(
+    'SELECT password_hash FROM users WHERE id = $1',
+    [id],
+  );
+  return row?.password_hash;
+}
+
+export interface ProfileChange {
+  firstName: string;
+  lastName: string;
+  organization: string;
+  email: string;
+}
+
+export async function updateUser(
+  q: Queryable,
+  id: string,
+  change: ProfileChange,
+): Promise<User | undefined> {
+  const [row] = await q.query<UserRow>(
+    `UPDATE users SET first_name = $2, last_name = $3, organization = $4, email = $5,
+       date_updated = now()
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, change.firstName, change.lastName, change.organization, change.email],
+  );
+  return row && toUser(row);
+}
+
+export async function updatePasswordHash(
+  q: Queryable,
+  id: string,
+  passwordHash: string,
+): Promise<void> {
+  await q.query(
+    'UPDATE users SET password_hash = $2, date_updated = now() WHERE id = $1',
+    [id, passwordHash],
+  );
+}
+
+export async function listUsers(
+  q: Queryable,
+  page: { count: number; offset: number },
+): Promise<{ users: User[]; total: number }> {
+  const rows = await q.query<UserRow & { total: number }>(
+    `SELECT ${COLUMNS}, (count(*) OVER ())::int AS total FROM users
+     ORDER BY date_created, id LIMIT $1 OFFSET $2`,
+    [page.count, page.offset],
+  );
+  const total =
+    rows[0]?.total ??
+    (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users'))[0]!
+      .n;
+  return { users: rows.map(toUser), total };
+}

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ChangePasswordSchema,
+  MyUserSchema,
+  RegisterSchema,
+  UpdateUserSchema,
+  UserSchema,
+} from '../../../shared/schemas/users.ts';
+import type { Deps } from '../../deps.ts';
+import { userOf } from '../../plugins/authenticate.ts';
+import { errorResponses, NoContentSchema } from '../../schemas.ts';
+import * as service from './service.ts';
+
+const tags = ['users'];
+
+/** Public: anyone may register. */
+export function registerRoutes(deps: Deps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/register',
+      {
+        schema: {
+          tags,
+          summary: 'Register a new user (no authorization)',
+          security: [],
+          body: RegisterSchema,
+          response: { 201: UserSchema, ...errorResponses(400, 409) },
+        },
+      },
+      async (request, reply) => {
+        const user = await service.createUser(deps.db, request.body);
+        return reply.code(201).send(user);
+      },
+    );
+  };
+}
+
+/** The signed-in user's own profile and password. */
+export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/users/me',
+      {
+        schema: {
+          tags,
+          summary: 'The signed-in user, with their roles',
+          response: { 200: MyUserSchema, ...errorResponses(401, 403) },
+        },
+      },
+      // Served from the verified principal: every change to it drops the cached credentials.
+      async (request) => {
+        const { user, roles } = userOf(request);
+        return { ...user, roles };
+      },
+    );
+
+    app.put(
+      '/users/me',
+      {
+        schema: {
+          tags,
+          summary: 'Update my profile',
+          body: UpdateUserSchema,
+          response: { 200: UserSchema, ...errorResponses(400, 401, 403, 409) },
+        },
+      },
+      async (request) =>
+        service.updateProfile(deps, userOf(request).user.id, request.body),
+    );
+
+    app.put(
+      '/users/me/password',
+      {
+        schema: {
+          tags,
+          summary:
+            'Change my password (400: invalid new password, 422: wrong current password)',
+          body: ChangePasswordSchema,
+          response: {
+            204: NoContentSchema,
+            ...errorResponses(400, 401, 403, 422),
+          },
+        },
+      },
+      async (request, reply) => {
+        await service.changePassword(
+          deps,
+          userOf(request).user.id,
+          request.body,
+        );
+        return reply.code(204).send();
+      },
+    );
+  };
+}

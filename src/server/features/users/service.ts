@@ -1,0 +1,101 @@
+import { ROLES, SMS_CREATE_ROLE } from '../../../shared/roles.ts';
+import type {
+  ChangePasswordInput,
+  User,
+} from '../../../shared/schemas/users.ts';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import type { Db } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
+import {
+  conflict,
+  isUniqueViolation,
+  notFound,
+  unprocessable,
+} from '../../errors.ts';
+import { addUserRoles } from '../roles/repo.ts';
+import * as repo from './repo.ts';
+
+const EMAIL_TAKEN = 'This email is already registered';
+
+/** Runs an insert or update, turning the unique e-mail index's refusal into a 409. */
+async function withUniqueEmail<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    throw error;
+  }
+}
+
+/** Creates a user holding `roles`; a newly registered customer gets ROLE_SMS_CREATE. */
+export async function createUser(
+  db: Db,
+  input: repo.ProfileChange & { password: string },
+  roles: readonly string[] = [SMS_CREATE_ROLE],
+): Promise<User> {
+  const passwordHash = await hashPassword(input.password);
+  return withUniqueEmail(() =>
+    db.transaction(async (tx) => {
+      const user = await repo.insertUser(tx, { ...input, passwordHash });
+      await addUserRoles(tx, user.id, roles);
+      return user;
+    }),
+  );
+}
+
+export async function updateProfile(
+  deps: Deps,
+  userId: string,
+  change: repo.ProfileChange,
+): Promise<User> {
+  const user = await withUniqueEmail(() =>
+    repo.updateUser(deps.db, userId, change),
+  );
+  if (!user) throw notFound('User');
+  // The cached principal holds the profile, and the e-mail is part of the credentials.
+  deps.credentials.forget(userId);
+  return user;
+}
+
+export async function changePassword(
+  deps: Deps,
+  userId: string,
+  input: ChangePasswordInput,
+): Promise<void> {
+  const stored = await repo.findPasswordHash(deps.db, userId);
+  if (!stored) throw notFound('User');
+  if (!(await verifyPassword(input.currentPassword, stored))) {
+    throw unprocessable('Invalid current password');
+  }
+  await repo.updatePasswordHash(
+    deps.db,
+    userId,
+    await hashPassword(input.newPassword),
+  );
+  deps.credentials.forget(userId);
+}
+
+/** Creates the ADMIN_EMAIL user with every role unless a user already has that e-mail. */
+export async function ensureBootstrapAdmin(
+  db: Db,
+  admin: { email: string; password: string } | undefined,
+): Promise<void> {
+  if (!admin) return;
+  if (await repo.findCredentialsByEmail(db, admin.email)) return;
+  try {
+    await createUser(
+      db,
+      {
+        email: admin.email,
+        password: admin.password,
+        firstName: 'Admin',
+        lastName: '',
+        organization: '',
+      },
+      ROLES,
+    );
+  } catch (error) {
+    // Another server created it at the same moment: that is the idempotent outcome too.
+    if ((error as { statusCode?: number }).statusCode !== 409) throw error;
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  rolesGranting,
+  type RoleFamily,
+  type RoleVerb,
+} from '../../shared/roles.ts';
+import { forbidden } from '../errors.ts';
+import { userOf } from './authenticate.ts';
+
+/** The role a route of the admin scope needs, declared in its `config.role`. */
+export interface RoleRequirement {
+  family: RoleFamily;
+  verb: RoleVerb;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    role?: RoleRequirement;
+  }
+}
+
+/** True when the roles hold the family's ADMIN role or the verb role. */
+export function grants(
+  roles: readonly string[],
+  need: RoleRequirement,
+): boolean {
+  return rolesGranting(need.family, need.verb).some((role) =>
+    roles.includes(role),
+  );
+}
+
+/**
+ * onRequest hook of the admin scope, after authentication. A route without a declared role is
+ * refused, so forgetting to declare one cannot open a route to every user.
+ */
+export async function requireRole(request: FastifyRequest): Promise<void> {
+  const { user, roles } = userOf(request);
+  const need = request.routeOptions.config.role;
+  if (!need || !grants(roles, need)) {
+    request.log.info({ userId: user.id, need }, 'admin call refused');
+    throw forbidden();
+  }
+}

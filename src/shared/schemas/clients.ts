@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { IdSchema, ListMetaSchema, TimestampSchema } from './common.ts';
+
+export const ClientNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Name is required')
+  .max(100, 'Name is too long');
+
+export const ClientSchema = z
+  .object({
+    id: IdSchema,
+    userId: IdSchema,
+    name: z.string(),
+    dateCreated: TimestampSchema,
+    dateUpdated: TimestampSchema,
+  })
+  .meta({ id: 'Client' });
+export type Client = z.infer<typeof ClientSchema>;
+
+/** Returned once, by create and reset-secret: the only time the secret is ever shown. */
+export const ClientWithSecretSchema = ClientSchema.extend({
+  secret: z.string(),
+}).meta({ id: 'ClientWithSecret' });
+export type ClientWithSecret = z.infer<typeof ClientWithSecretSchema>;
+
+export const ClientListSchema = ListMetaSchema.extend({
+  clients: z.array(ClientSchema),
+});
+export type ClientList = z.infer<typeof ClientListSchema>;
+
+export const CreateClientSchema = z.object({ name: ClientNameSchema });
+export const UpdateClientSchema = z.object({ name: ClientNameSchema });
+export const AdminCreateClientSchema = z.object({
+  userId: IdSchema,
+  name: ClientNameSchema,
+});

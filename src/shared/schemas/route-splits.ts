@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import {
+  DEFAULT_ROUTE_WEIGHT,
+  DELIVERY_METHODS,
+  MAX_ROUTE_WEIGHT,
+} from '../limits.ts';
+import { IdSchema, ListMetaSchema } from './common.ts';
+
+export const DeliveryMethodSchema = z.enum(DELIVERY_METHODS, {
+  message: `Delivery method must be one of ${DELIVERY_METHODS.join(', ')}`,
+});
+export const WeightSchema = z.coerce
+  .number()
+  .int('Weight must be an integer')
+  .min(0, 'Weight must not be negative')
+  .max(MAX_ROUTE_WEIGHT, `Weight must be at most ${MAX_ROUTE_WEIGHT}`);
+
+export const RouteSplitSchema = z
+  .object({
+    id: IdSchema,
+    userId: IdSchema,
+    clientId: IdSchema,
+    deliveryMethod: DeliveryMethodSchema,
+    weight: z.number().int(),
+  })
+  .meta({ id: 'RouteSplit' });
+export type RouteSplit = z.infer<typeof RouteSplitSchema>;
+
+export const CreateRouteSplitSchema = z.object({
+  userId: IdSchema,
+  clientId: IdSchema,
+  deliveryMethod: DeliveryMethodSchema,
+  weight: WeightSchema.optional().default(DEFAULT_ROUTE_WEIGHT),
+});
+export type CreateRouteSplitInput = z.input<typeof CreateRouteSplitSchema>;
+
+export const UpdateRouteSplitSchema = z.object({
+  deliveryMethod: DeliveryMethodSchema,
+  weight: WeightSchema,
+});
+
+export const RouteSplitQuerySchema = z.object({
+  userId: IdSchema.optional(),
+  clientId: IdSchema.optional(),
+});
+
+export const RouteSplitListSchema = ListMetaSchema.extend({
+  routes: z.array(RouteSplitSchema),
+});

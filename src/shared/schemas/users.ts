@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../limits.ts';
+import { IdSchema, ListMetaSchema, TimestampSchema } from './common.ts';
+
+export const EmailSchema = z
+  .email({ message: 'Invalid email' })
+  .max(254, 'Email is too long');
+
+export const PasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+
+const NameSchema = z.string().trim().max(100, 'Name is too long');
+
+export const UserSchema = z
+  .object({
+    id: IdSchema,
+    firstName: z.string(),
+    lastName: z.string(),
+    organization: z.string(),
+    email: z.string(),
+    dateCreated: TimestampSchema,
+    dateUpdated: TimestampSchema,
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof UserSchema>;
+
+/** The current user plus their roles, so the console can show admin entries. */
+export const MyUserSchema = UserSchema.extend({
+  roles: z.array(z.string()),
+}).meta({ id: 'MyUser' });
+export type MyUser = z.infer<typeof MyUserSchema>;
+
+export const RegisterSchema = z.object({
+  email: EmailSchema,
+  password: PasswordSchema,
+  firstName: NameSchema.min(1, 'First name is required'),
+  lastName: NameSchema.min(1, 'Last name is required'),
+  organization: NameSchema.optional().default(''),
+});
+export type RegisterInput = z.input<typeof RegisterSchema>;
+
+export const UpdateUserSchema = z.object({
+  firstName: NameSchema,
+  lastName: NameSchema,
+  organization: NameSchema.optional().default(''),
+  email: EmailSchema,
+});
+export type UpdateUserInput = z.input<typeof UpdateUserSchema>;
+
+export const ChangePasswordSchema = z.object({
+  currentPassword: z
+    .string()
+    .min(1, 'Current password is required')
+    .max(PASSWORD_MAX),
+  newPassword: PasswordSchema,
+});
+export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
+
+export const UserListSchema = ListMetaSchema.extend({
+  users: z.array(UserSchema),
+});

@@ -1,0 +1,90 @@
+/**
+ * SMS segment counting, shared by the server (pricing) and the console (live counter).
+ * GSM 03.38: 160 septets in one segment, 153 per segment when concatenated; the extension
+ * characters take two septets (escape + char) and are never split across segments.
+ * Anything outside GSM-7 switches the whole message to UCS-2: 70 UTF-16 units, 67 when
+ * concatenated, and a surrogate pair (emoji) is never split.
+ */
+
+const GSM7_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
+  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM7_EXTENSION = '\f^{}\\[~]|€';
+
+const BASIC = new Set(GSM7_BASIC);
+const EXTENSION = new Set(GSM7_EXTENSION);
+
+export type SmsEncoding = 'GSM-7' | 'UCS-2';
+
+export interface SmsCount {
+  encoding: SmsEncoding;
+  /** Septets (GSM-7) or UTF-16 code units (UCS-2) used by the body. */
+  units: number;
+  segments: number;
+  /** Units still free in the last segment before another one is needed. */
+  remainingInSegment: number;
+  /** Distinct characters that forced UCS-2, in order of appearance. */
+  nonGsmCharacters: string[];
+}
+
+const LIMITS = {
+  'GSM-7': { single: 160, multi: 153 },
+  'UCS-2': { single: 70, multi: 67 },
+} as const;
+
+/** Splits text into characters by code point, so an emoji counts as one. */
+function characters(text: string): string[] {
+  return Array.from(text);
+}
+
+function unitsOf(char: string, encoding: SmsEncoding): number {
+  if (encoding === 'UCS-2') return char.length;
+  return EXTENSION.has(char) ? 2 : 1;
+}
+
+export function countSms(body: string): SmsCount {
+  const chars = characters(body);
+  const nonGsm = [
+    ...new Set(chars.filter((c) => !BASIC.has(c) && !EXTENSION.has(c))),
+  ];
+  const encoding: SmsEncoding = nonGsm.length > 0 ? 'UCS-2' : 'GSM-7';
+  const sizes = chars.map((c) => unitsOf(c, encoding));
+  const units = sizes.reduce((sum, n) => sum + n, 0);
+  const { single, multi } = LIMITS[encoding];
+
+  if (units === 0) {
+    return {
+      encoding,
+      units,
+      segments: 0,
+      remainingInSegment: single,
+      nonGsmCharacters: nonGsm,
+    };
+  }
+  if (units <= single) {
+    return {
+      encoding,
+      units,
+      segments: 1,
+      remainingInSegment: single - units,
+      nonGsmCharacters: nonGsm,
+    };
+  }
+  // Fill concatenated segments greedily; a character that does not fit whole starts the next one.
+  let segments = 1;
+  let used = 0;
+  for (const size of sizes) {
+    if (used + size > multi) {
+      segments += 1;
+      used = 0;
+    }
+    used += size;
+  }
+  return {
+    encoding,
+    units,
+    segments,
+    remainingInSegment: multi - used,
+    nonGsmCharacters: nonGsm,
+  };
+}

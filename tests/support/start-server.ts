@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig } from '../../src/server/config.ts';
+
+export const ADMIN = {
+  email: 'admin@example.test',
+  password: 'admin-password-1',
+};
+
+export interface TestServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database for each test file: an in-memory PGlite by default, or a new database on
+ * the PostgreSQL server named by TEST_DATABASE_URL (the CI's second pass).
+ */
+async function freshDatabaseUrl(): Promise<{
+  url?: string;
+  drop(): Promise<void>;
+}> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return { drop: async () => undefined };
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Starts the real server over HTTP on a free port. */
+export async function startServer(
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const database = await freshDatabaseUrl();
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    WEB_DIR: '.tmp/no-console',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
