@@ -16,7 +16,11 @@ export function parseDecimal(input: number | string): string | null {
         : ''
       : input.trim();
   if (!DECIMAL.test(text)) return null;
-  return text;
+  // Canonical: `007.50` and `7.5` are the same amount and must compare equal as text.
+  const [whole = '0', fraction = ''] = text.split('.');
+  const integer = whole.replace(/^0+(?=\d)/, '');
+  const decimals = fraction.replace(/0+$/, '');
+  return decimals ? `${integer}.${decimals}` : integer;
 }
 
 /** Formats a decimal amount with 2 decimals, rounding half up on the decimal text itself. */

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { countSms } from './sms.ts';
+
+describe('countSms: GSM-7', () => {
+  it('counts an empty body as no segment', () => {
+    expect(countSms('')).toMatchObject({
+      encoding: 'GSM-7',
+      units: 0,
+      segments: 0,
+    });
+  });
+
+  it('keeps GSM-7 for every character of the basic table', () => {
+    const basic =
+      '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
+      '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+    const count = countSms(basic);
+    expect(count.encoding).toBe('GSM-7');
+    expect(count.units).toBe(Array.from(basic).length);
+    expect(count.nonGsmCharacters).toEqual([]);
+  });
+
+  it('fits 160 characters in one segment and needs two for 161', () => {
+    expect(countSms('a'.repeat(160))).toMatchObject({
+      segments: 1,
+      remainingInSegment: 0,
+    });
+    expect(countSms('a'.repeat(161))).toMatchObject({
+      segments: 2,
+      units: 161,
+      remainingInSegment: 153 * 2 - 161,
+    });
+  });
+
+  it('uses 153 per concatenated segment: 306 fits two, 307 needs three', () => {
+    expect(countSms('a'.repeat(306)).segments).toBe(2);
+    expect(countSms('a'.repeat(307)).segments).toBe(3);
+    expect(countSms('a'.repeat(1530)).segments).toBe(10);
+    expect(countSms('a'.repeat(1531)).segments).toBe(11);
+  });
+
+  it('counts each extension character as two septets', () => {
+    for (const char of ['^', '{', '}', '\\', '[', '~', ']', '|', '€', '\f']) {
+      expect(countSms(char)).toMatchObject({ encoding: 'GSM-7', units: 2 });
+    }
+    expect(countSms('€'.repeat(80))).toMatchObject({
+      units: 160,
+      segments: 1,
+    });
+    expect(countSms('€'.repeat(80) + 'a')).toMatchObject({
+      units: 161,
+      segments: 2,
+    });
+    expect(countSms('a'.repeat(159) + '€').segments).toBe(2);
+  });
+
+  it('never splits an escape pair across the 153-septet boundary', () => {
+    // 152 + 2 + 152 = 306 septets, but the euro sign cannot start in septet 153.
+    const body = 'a'.repeat(152) + '€' + 'a'.repeat(152);
+    const count = countSms(body);
+    expect(count.units).toBe(306);
+    expect(count.segments).toBe(3);
+    // Ending exactly on the boundary is fine.
+    expect(countSms('a'.repeat(151) + '€' + 'a'.repeat(153)).segments).toBe(2);
+  });
+});
+
+describe('countSms: UCS-2', () => {
+  it('switches the whole message to UCS-2 for one non-GSM character', () => {
+    const count = countSms('Hello ç world');
+    expect(count.encoding).toBe('UCS-2');
+    expect(count.units).toBe(13);
+    expect(count.nonGsmCharacters).toEqual(['ç']);
+  });
+
+  it('lists each character that forced UCS-2 once, in order', () => {
+    expect(countSms('Привет, мир').nonGsmCharacters).toEqual([
+      'П',
+      'р',
+      'и',
+      'в',
+      'е',
+      'т',
+      'м',
+    ]);
+  });
+
+  it('fits 70 units in one segment and needs two for 71, then 67 each', () => {
+    expect(countSms('ж'.repeat(70))).toMatchObject({
+      encoding: 'UCS-2',
+      segments: 1,
+      remainingInSegment: 0,
+    });
+    expect(countSms('ж'.repeat(71)).segments).toBe(2);
+    expect(countSms('ж'.repeat(134)).segments).toBe(2);
+    expect(countSms('ж'.repeat(135)).segments).toBe(3);
+  });
+
+  it('counts extension characters as one unit once in UCS-2', () => {
+    expect(countSms('ж€')).toMatchObject({ encoding: 'UCS-2', units: 2 });
+  });
+
+  it('counts an emoji as two units (a surrogate pair) and one character', () => {
+    const count = countSms('hi 😀');
+    expect(count.encoding).toBe('UCS-2');
+    expect(count.units).toBe(5);
+    expect(count.nonGsmCharacters).toEqual(['😀']);
+    expect(countSms('😀'.repeat(35)).segments).toBe(1);
+    expect(countSms('😀'.repeat(35) + 'a').segments).toBe(2);
+  });
+
+  it('never splits a surrogate pair across the 67-unit boundary', () => {
+    // 66 + 2 + 66 = 134 units, but the emoji cannot start in unit 67.
+    const body = 'ж'.repeat(66) + '😀' + 'ж'.repeat(66);
+    expect(countSms(body)).toMatchObject({ units: 134, segments: 3 });
+    expect(countSms('ж'.repeat(65) + '😀' + 'ж'.repeat(67)).segments).toBe(2);
+  });
+});
