@@ -10,10 +10,14 @@ const MIGRATION_LOCK_KEY = 7_340_221;
  * transaction, recording them in schema_migrations. Returns the names applied now.
  */
 export async function migrate(db: Db): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the lock too: two servers creating the table at once collide on PostgreSQL.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const files = (await readdir(MIGRATIONS_DIR))
     .filter((name) => name.endsWith('.sql'))
     .sort();

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('applies the CONTRACT.md defaults to an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: './data',
+      databaseUrl: undefined,
+      admin: undefined,
+      currency: 'EUR',
+      smsPrice: '0.05',
+      logLevel: 'info',
+      webDir: 'dist/web',
+    });
+    expect(config.branding.productName).not.toBe('');
+    expect(config.branding.providerName).not.toBe('');
+    expect(config.branding.providerShortName.length).toBeLessThanOrEqual(11);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/console',
+      DATABASE_URL: 'postgres://u:p@db:5432/console',
+      ADMIN_EMAIL: 'root@example.test',
+      ADMIN_PASSWORD: 'root-password',
+      PRODUCT_NAME: 'Acme Console',
+      PROVIDER_NAME: 'Acme Telecom',
+      PROVIDER_SHORT_NAME: 'Acme',
+      CURRENCY: 'USD',
+      SMS_PRICE: '0.0750',
+      LOG_LEVEL: 'debug',
+      WEB_DIR: 'public',
+    });
+    expect(config).toEqual({
+      port: 9090,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/console',
+      databaseUrl: 'postgres://u:p@db:5432/console',
+      admin: { email: 'root@example.test', password: 'root-password' },
+      branding: {
+        productName: 'Acme Console',
+        providerName: 'Acme Telecom',
+        providerShortName: 'Acme',
+      },
+      currency: 'USD',
+      smsPrice: '0.075',
+      logLevel: 'debug',
+      webDir: 'public',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', CURRENCY: '' })).toMatchObject({
+      port: 8080,
+      currency: 'EUR',
+    });
+  });
+
+  it('fails listing every bad variable at once', () => {
+    let message = '';
+    try {
+      loadConfig({
+        PORT: 'abc',
+        CURRENCY: 'euro',
+        SMS_PRICE: '-1',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid configuration:/);
+    for (const name of [
+      'PORT',
+      'CURRENCY',
+      'SMS_PRICE',
+      'DATABASE_URL',
+      'LOG_LEVEL',
+    ]) {
+      expect(message).toContain(`${name}:`);
+    }
+  });
+
+  it('refuses a port out of range and an invalid admin e-mail', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadConfig({ PORT: '80.5' })).toThrow(/PORT/);
+    expect(() =>
+      loadConfig({ ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'password-1' }),
+    ).toThrow(/ADMIN_EMAIL/);
+  });
+
+  it('needs ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(() => loadConfig({ ADMIN_EMAIL: 'a@example.test' })).toThrow(
+      /ADMIN_EMAIL and ADMIN_PASSWORD/,
+    );
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'password-1' })).toThrow(
+      /ADMIN_EMAIL and ADMIN_PASSWORD/,
+    );
+  });
+});
