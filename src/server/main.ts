@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
@@ -20,12 +21,26 @@ try {
   process.exit(1);
 }
 
+// A keep-alive socket would hold close() open until its timeout (72 s) after its last
+// response: responses in flight when closing starts say `Connection: close`, idle ones are ended.
+const inFlight = new Set<ServerResponse>();
+app.server.on('request', (_request, response: ServerResponse) => {
+  inFlight.add(response);
+  response.once('close', () => inFlight.delete(response));
+});
+
 // SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the database (which
 // releases the DATA_DIR lock), then exit 0. A second signal or 10 s without closing exits 1.
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'closing after an uncaught error');
   else app.log.info({ signal }, 'closing');
-  await app.close();
+  for (const response of inFlight) response.shouldKeepAlive = false;
+  const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(reaper);
+  }
 });
 
 try {
