@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const MAIN = join(ROOT, 'src/server/main.ts');
+
+export interface SpawnedServer {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process wrote so far on stdout and stderr. */
+  output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address
+          ? resolvePort(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export function tempDataDir(prefix = 'data'): string {
+  return mkdtempSync(join(tmpdir(), `console-${prefix}-`));
+}
+
+/**
+ * Starts `node src/server/main.ts` as its own process with `env` (on top of a clean base: no
+ * database URL, silent logs unless asked) without waiting for it to be ready.
+ */
+export async function launchServer(
+  env: Record<string, string> = {},
+): Promise<SpawnedServer> {
+  const port = env.PORT ?? String(await freePort());
+  const base: Record<string, string> = {};
+  // Only what node itself needs: the server's own settings come from `env` alone.
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
+    const value = process.env[key];
+    if (value !== undefined) base[key] = value;
+  }
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: {
+      ...base,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WEB_DIR: '.tmp/no-console',
+      ...env,
+      PORT: port,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const exited = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+  }>((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit({ code, signal })),
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    output: () => output,
+    exited,
+  };
+}
+
+/** Starts the server process and waits until GET /api/health answers 200. */
+export async function spawnServer(
+  env: Record<string, string> = {},
+  timeoutMs = 45_000,
+): Promise<SpawnedServer> {
+  const server = await launchServer(env);
+  let exit: { code: number | null } | undefined;
+  void server.exited.then((e) => (exit = e));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exit) {
+      throw new Error(
+        `server exited with ${exit.code} before it was ready:\n${server.output()}`,
+      );
+    }
+    try {
+      const health = await fetch(`${server.url}/api/health`);
+      if (health.status === 200) return server;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  server.child.kill('SIGKILL');
+  throw new Error(
+    `server not ready after ${timeoutMs} ms:\n${server.output()}`,
+  );
+}
+
+/** Sends `signal` and waits for the process to exit. */
+export async function stopServer(
+  server: SpawnedServer,
+  signal: NodeJS.Signals = 'SIGTERM',
+) {
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill(signal);
+  }
+  return server.exited;
+}
