@@ -1,0 +1,113 @@
+import type { ComponentType } from 'react';
+import { createHashRouter, redirect, type RouteObject } from 'react-router';
+import { paths } from '../config/paths';
+import { isLoggedIn } from '../lib/credentials';
+import { AppLoading, RootLayout, RouteError } from './routes/root';
+
+/** Spec §9: a screen's code that has not arrived after 120 s is an error, not a blank page. */
+const CHUNK_TIMEOUT_MS = 120_000;
+
+function screen<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+): RouteObject['lazy'] {
+  return async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('The screen took too long to load.')),
+        CHUNK_TIMEOUT_MS,
+      );
+    });
+    try {
+      return { Component: pick(await Promise.race([load(), timeout])) };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** The guard of the customer shell (spec §4): both stored credentials, or /login. */
+function requireLogin() {
+  return isLoggedIn() ? null : redirect(paths.login);
+}
+
+/** An index route that only redirects; `element: null` says it renders nothing on purpose. */
+const redirectTo = (path: string): RouteObject => ({
+  index: true,
+  loader: () => redirect(path),
+  element: null,
+});
+
+export const routes: RouteObject[] = [
+  {
+    Component: RootLayout,
+    HydrateFallback: AppLoading,
+    ErrorBoundary: RouteError,
+    children: [
+      {
+        path: paths.login,
+        lazy: screen(
+          () => import('./routes/login'),
+          (m) => m.LoginRoute,
+        ),
+      },
+      {
+        path: paths.register,
+        lazy: screen(
+          () => import('./routes/register'),
+          (m) => m.RegisterRoute,
+        ),
+      },
+      {
+        path: paths.home,
+        loader: requireLogin,
+        lazy: screen(
+          () => import('./routes/customer-shell'),
+          (m) => m.CustomerShellRoute,
+        ),
+        children: [
+          redirectTo(paths.billing),
+          {
+            path: paths.billing,
+            children: [
+              redirectTo(paths.billingBalance),
+              {
+                path: paths.billingBalance,
+                lazy: screen(
+                  () => import('./routes/billing-balance'),
+                  (m) => m.BillingBalanceRoute,
+                ),
+              },
+              {
+                path: paths.paymentMethods,
+                lazy: screen(
+                  () => import('./routes/billing-payment-methods'),
+                  (m) => m.BillingPaymentMethodsRoute,
+                ),
+              },
+            ],
+          },
+          {
+            path: paths.quickstart,
+            lazy: screen(
+              () => import('./routes/quickstart'),
+              (m) => m.QuickStartRoute,
+            ),
+          },
+          {
+            path: '*',
+            lazy: screen(
+              () => import('./routes/not-found'),
+              (m) => m.NotFoundRoute,
+            ),
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createHashRouter(routes);
+}

@@ -1,0 +1,206 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { ShellLayout } from '../../components/layouts/shell-layout';
+import { Sidebar } from '../../components/layouts/sidebar';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { Skeleton } from '../../components/ui/spinner';
+import { useToast } from '../../components/ui/toaster';
+import { customerNav } from '../../config/nav';
+import { paths } from '../../config/paths';
+import { logout } from '../../features/auth/logout';
+import { BalanceWidget } from '../../features/balances/components/balance-widget';
+import { useClients } from '../../features/clients/api/get-clients';
+import { ClientSelector } from '../../features/clients/components/client-selector';
+import {
+  PoweredBy,
+  ProductName,
+} from '../../features/config/components/branding';
+import { useMe } from '../../features/users/api/get-me';
+import { UserMenu } from '../../features/users/components/user-menu';
+import { isApiError } from '../../lib/api-error';
+import { setAuthNotice } from '../../lib/auth-notice';
+import { readClientId, saveClientId } from '../../lib/client-id-store';
+import { CurrentClientContext } from '../current-client';
+
+export const LOGOUT_QUESTION = 'Are you sure you want to logout?';
+
+/**
+ * The customer shell (spec §2, §4): loads the user and the clients, picks the current client,
+ * and frames every customer screen with the navbar, the sidebar and the footer.
+ */
+export function CustomerShellRoute() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const toast = useToast();
+  const me = useMe();
+  const clients = useClients();
+
+  const [storedClientId, setStoredClientId] = useState(readClientId);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  // The drawer belongs to one location: any navigation closes it.
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
+  const [confirmLogout, setConfirmLogout] = useState(false);
+
+  const list = useMemo(() => clients.data?.clients ?? [], [clients.data]);
+  const currentClient =
+    list.find((client) => client.id === storedClientId) ?? list[0] ?? null;
+
+  const clientState = useMemo(
+    () => ({
+      clients: list,
+      currentClient,
+      selectClient(clientId: string) {
+        saveClientId(clientId);
+        setStoredClientId(clientId);
+      },
+    }),
+    [list, currentClient],
+  );
+
+  // With no clients the first load goes to Quick Start (spec §4).
+  const sentToQuickstart = useRef(false);
+  useEffect(() => {
+    if (!clients.data || sentToQuickstart.current) return;
+    sentToQuickstart.current = true;
+    if (clients.data.clients.length === 0) {
+      navigate(paths.quickstart, { replace: true });
+    }
+  }, [clients.data, navigate]);
+
+  // A network error while loading the user or the clients goes to /login (spec §4);
+  // 401/403 are handled once, by the api-client.
+  const unreachable = [me.error, clients.error].some(
+    (error) => error && !isApiError(error),
+  );
+  useEffect(() => {
+    if (!unreachable) return;
+    setAuthNotice({
+      tone: 'error',
+      text: 'The server could not be reached. Please log in again.',
+    });
+    navigate(paths.login, { replace: true });
+  }, [unreachable, navigate]);
+
+  const loadError = [me.error, clients.error].find(
+    (error) =>
+      isApiError(error) && error.status !== 401 && error.status !== 403,
+  );
+
+  function toggleGroup(name: string) {
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
+  }
+
+  const menuOpen = menuOpenAt === location.key;
+  const ready = me.isSuccess && clients.isSuccess;
+
+  const navbar = (
+    <>
+      <button
+        type="button"
+        className="icon-button menu-button"
+        aria-label="Menu"
+        aria-expanded={menuOpen}
+        aria-controls="sidebar"
+        onClick={() => setMenuOpenAt(menuOpen ? null : location.key)}
+      >
+        <span aria-hidden="true" className="hamburger" />
+      </button>
+      <Link to={paths.home} className="brand">
+        <ProductName />
+      </Link>
+      <div className="navbar-end">
+        <ClientSelector
+          clients={list}
+          currentId={currentClient?.id ?? null}
+          loading={clients.isPending}
+          onSelect={clientState.selectClient}
+        />
+        <UserMenu
+          firstName={me.data?.firstName}
+          loading={me.isPending}
+          onLogout={() => setConfirmLogout(true)}
+        />
+      </div>
+    </>
+  );
+
+  const sidebar = (
+    <Sidebar
+      items={customerNav}
+      expanded={expanded}
+      onToggle={toggleGroup}
+      onAlert={(text) => toast.show(text, { role: 'alert', tone: 'info' })}
+      renderComponent={() => (
+        <BalanceWidget
+          clientId={currentClient?.id ?? null}
+          onViewDetails={() => {
+            // Selects the billing entry (spec: tab 'billing#balance') and goes to /billing.
+            setExpanded((open) => new Set(open).add('Billing'));
+            navigate(paths.billing);
+          }}
+        />
+      )}
+    />
+  );
+
+  return (
+    <CurrentClientContext value={clientState}>
+      <ShellLayout
+        variant="customer"
+        navbar={navbar}
+        sidebar={sidebar}
+        footer={<PoweredBy />}
+        menuOpen={menuOpen}
+        onCloseMenu={() => setMenuOpenAt(null)}
+      >
+        {loadError ? (
+          <Alert tone="danger">
+            Your account could not be loaded: {loadError.message}{' '}
+            <Button
+              size="sm"
+              onClick={() => {
+                void me.refetch();
+                void clients.refetch();
+              }}
+            >
+              Try again
+            </Button>
+          </Alert>
+        ) : ready ? (
+          <Outlet />
+        ) : (
+          <PageSkeleton />
+        )}
+      </ShellLayout>
+      <ConfirmDialog
+        open={confirmLogout}
+        text={LOGOUT_QUESTION}
+        onCancel={() => setConfirmLogout(false)}
+        onConfirm={() => {
+          setConfirmLogout(false);
+          logout();
+          setAuthNotice({ tone: 'success', text: 'You have been logged out.' });
+          navigate(paths.login);
+        }}
+      />
+    </CurrentClientContext>
+  );
+}
+
+function PageSkeleton() {
+  return (
+    <div className="stack" aria-busy="true">
+      <span className="sr-only">Loading</span>
+      <Skeleton width="12em" height="28px" />
+      <Skeleton height="120px" />
+      <Skeleton height="120px" />
+    </div>
+  );
+}

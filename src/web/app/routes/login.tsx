@@ -1,0 +1,14 @@
+import { AuthLayout } from '../../components/layouts/shell-layout';
+import { LoginForm } from '../../features/auth/components/login-form';
+import {
+  PoweredBy,
+  ProductName,
+} from '../../features/config/components/branding';
+
+export function LoginRoute() {
+  return (
+    <AuthLayout footer={<PoweredBy />}>
+      <LoginForm productName={<ProductName />} />
+    </AuthLayout>
+  );
+}

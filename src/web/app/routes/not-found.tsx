@@ -1,0 +1,20 @@
+import { ButtonLink } from '../../components/ui/button';
+import { paths } from '../../config/paths';
+
+/** Any unknown route inside a shell (spec §2). */
+export function NotFoundRoute() {
+  return (
+    <div className="not-found">
+      <p className="not-found-code" aria-hidden="true">
+        404
+      </p>
+      <h1 className="page-title">Page Not Found</h1>
+      <p className="muted">
+        The page you are looking for does not exist or has moved.
+      </p>
+      <ButtonLink to={paths.home} variant="primary">
+        Go to the home page
+      </ButtonLink>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useId, useRef } from 'react';
+import { createPortal } from 'react-dom';
+import { Button } from './button';
+import { useModal } from './overlay';
+
+/**
+ * A confirmation (CONTRACT.md): a modal `alertdialog` named by the spec's text, with `Cancel`
+ * and `OK`. Escape cancels. A destructive OK is red and Cancel gets the first focus.
+ */
+export function ConfirmDialog({
+  open,
+  text,
+  onConfirm,
+  onCancel,
+  destructive = false,
+  pending = false,
+}: {
+  open: boolean;
+  text: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  destructive?: boolean;
+  pending?: boolean;
+}) {
+  const textId = useId();
+  const dialog = useRef<HTMLDivElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const ok = useRef<HTMLButtonElement>(null);
+  useModal(open, dialog, {
+    onEscape: pending ? undefined : onCancel,
+    initialFocus: destructive ? cancel : ok,
+  });
+  if (!open) return null;
+  return createPortal(
+    <div className="overlay overlay-center" data-overlay-root="">
+      <div className="overlay-backdrop" aria-hidden="true" />
+      <div
+        ref={dialog}
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby={textId}
+        className="dialog"
+      >
+        <p id={textId} className="dialog-text">
+          {text}
+        </p>
+        <div className="dialog-actions">
+          <Button ref={cancel} onClick={onCancel} disabled={pending}>
+            Cancel
+          </Button>
+          <Button
+            ref={ok}
+            variant={destructive ? 'danger' : 'primary'}
+            onClick={onConfirm}
+            pending={pending}
+          >
+            OK
+          </Button>
+        </div>
+      </div>
+    </div>,
+    document.body,
+  );
+}

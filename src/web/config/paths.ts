@@ -1,0 +1,22 @@
+/** The route table (spec §2): every screen's path, in one place. */
+export const paths = {
+  login: '/login',
+  register: '/register',
+  home: '/',
+  quickstart: '/quickstart',
+  messaging: '/messaging',
+  sms: '/messaging/sms',
+  billing: '/billing',
+  billingBalance: '/billing/balance',
+  paymentMethods: '/billing/paymentMethods',
+  myUser: '/users/me',
+  changePassword: '/users/me/password',
+  clients: '/clients',
+  client: (clientId: string) => `/clients/${encodeURIComponent(clientId)}`,
+  admin: '/admin',
+  adminClients: '/admin/clients',
+  adminClient: (clientId: string) =>
+    `/admin/clients/${encodeURIComponent(clientId)}`,
+  adminUsers: '/admin/users',
+  adminUser: (userId: string) => `/admin/users/${encodeURIComponent(userId)}`,
+} as const;

@@ -1,0 +1,81 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { paths } from '../../../config/paths';
+import { clearAuthNotice, useAuthNotice } from '../../../lib/auth-notice';
+import { saveCredentials } from '../../../lib/credentials';
+import { forgetUserData } from '../../../lib/query-client';
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+/**
+ * Login only stores the credentials and goes to / (spec §4): the first call of the shell
+ * checks them, and a refusal comes back here with a notice saying so.
+ */
+export function LoginForm({ productName }: { productName: ReactNode }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const notice = useAuthNotice();
+  const { register, handleSubmit } = useForm<LoginValues>({
+    defaultValues: { email: '', password: '' },
+  });
+
+  const onSubmit = handleSubmit((values) => {
+    saveCredentials(values);
+    clearAuthNotice();
+    // Whatever the previous user left in the cache must not show to this one.
+    forgetUserData(queryClient);
+    navigate(paths.home);
+  });
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <h1 className="auth-title">Login to {productName}</h1>
+      {notice ? (
+        <Alert
+          tone={notice.tone === 'error' ? 'danger' : 'success'}
+          role={notice.tone === 'error' ? 'alert' : 'status'}
+          onDismiss={clearAuthNotice}
+        >
+          {notice.text}
+        </Alert>
+      ) : null}
+      <Field
+        label="Email"
+        inputProps={{
+          ...register('email'),
+          type: 'email',
+          autoComplete: 'username',
+          spellCheck: false,
+        }}
+      />
+      <Field
+        label="Password"
+        inputProps={{
+          ...register('password'),
+          type: 'password',
+          autoComplete: 'current-password',
+        }}
+      />
+      <div className="form-actions">
+        <Button type="submit" variant="primary" className="btn-block">
+          Login
+        </Button>
+        <Button
+          variant="ghost"
+          className="btn-block"
+          onClick={() => navigate(paths.register)}
+        >
+          Register new user
+        </Button>
+      </div>
+    </form>
+  );
+}

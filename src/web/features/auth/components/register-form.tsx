@@ -1,0 +1,147 @@
+import type { ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { paths } from '../../../config/paths';
+import { isApiError } from '../../../lib/api-error';
+import { clearAuthNotice, setAuthNotice } from '../../../lib/auth-notice';
+import { useRegister } from '../api/register';
+
+interface RegisterValues {
+  email: string;
+  password: string;
+  confirmPassword: string;
+  firstName: string;
+  lastName: string;
+  organization: string;
+}
+
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match.';
+
+function failureText(error: unknown): string {
+  if (isApiError(error)) return `Registration failed: ${error.message}`;
+  return 'Registration failed: the server could not be reached.';
+}
+
+/**
+ * Registration (spec §2, §5): the passwords must match or nothing is sent; after the call
+ * returns the user goes to /login whatever the outcome, where a notice tells how it went.
+ */
+export function RegisterForm({ productName }: { productName: ReactNode }) {
+  const navigate = useNavigate();
+  const registration = useRegister();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm<RegisterValues>({
+    defaultValues: {
+      email: '',
+      password: '',
+      confirmPassword: '',
+      firstName: '',
+      lastName: '',
+      organization: '',
+    },
+  });
+
+  const onSubmit = handleSubmit(({ confirmPassword, ...payload }) => {
+    if (payload.password !== confirmPassword) {
+      setError('confirmPassword', { message: PASSWORDS_DO_NOT_MATCH });
+      return;
+    }
+    clearErrors();
+    registration.mutate(payload, {
+      onSuccess: () =>
+        setAuthNotice({
+          tone: 'success',
+          text: 'Registration complete. Please log in.',
+        }),
+      onError: (error) =>
+        setAuthNotice({ tone: 'error', text: failureText(error) }),
+      onSettled: () => navigate(paths.login),
+    });
+  });
+
+  const mismatch = errors.confirmPassword?.message;
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <h1 className="auth-title">Register on {productName}</h1>
+      {mismatch ? (
+        <Alert tone="danger" onDismiss={() => clearErrors('confirmPassword')}>
+          {mismatch}
+        </Alert>
+      ) : null}
+      <Field
+        label="Email"
+        inputProps={{
+          ...register('email'),
+          type: 'email',
+          autoComplete: 'email',
+          spellCheck: false,
+        }}
+      />
+      <div className="field-row">
+        <Field
+          label="Password"
+          inputProps={{
+            ...register('password'),
+            type: 'password',
+            autoComplete: 'new-password',
+          }}
+        />
+        <Field
+          label="Confirm Password"
+          inputProps={{
+            ...register('confirmPassword'),
+            type: 'password',
+            autoComplete: 'new-password',
+            'aria-invalid': mismatch ? true : undefined,
+          }}
+        />
+      </div>
+      <div className="field-row">
+        <Field
+          label="First Name"
+          inputProps={{ ...register('firstName'), autoComplete: 'given-name' }}
+        />
+        <Field
+          label="Last Name"
+          inputProps={{ ...register('lastName'), autoComplete: 'family-name' }}
+        />
+      </div>
+      <Field
+        label="Organization (optional)"
+        inputProps={{
+          ...register('organization'),
+          autoComplete: 'organization',
+        }}
+      />
+      <div className="form-actions">
+        <Button
+          type="submit"
+          variant="primary"
+          className="btn-block"
+          pending={registration.isPending}
+        >
+          Register
+        </Button>
+        <Button
+          variant="ghost"
+          className="btn-block"
+          onClick={() => {
+            clearAuthNotice();
+            navigate(paths.login);
+          }}
+        >
+          Go to Login
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,130 @@
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { server } from '../testing/msw-server';
+import { stubFetch } from '../testing/stub-fetch';
+import { apiRequest, unwrap } from './api-client';
+import { ApiError } from './api-error';
+import { getAuthNotice } from './auth-notice';
+import { getCredentials, saveCredentials } from './credentials';
+
+function login() {
+  saveCredentials({ email: 'ada@example.test', password: 'pässword-1' });
+}
+
+describe('apiRequest', () => {
+  it("fails with 'Not logged in' and sends nothing when no credentials are stored", async () => {
+    const { spy } = stubFetch({});
+    await expect(apiRequest('GET', '/users/me')).rejects.toThrow(
+      'Not logged in',
+    );
+    window.localStorage.setItem('email', 'ada@example.test');
+    await expect(apiRequest('GET', '/users/me')).rejects.toThrow(
+      'Not logged in',
+    );
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('sends Basic authorization built from the stored e-mail and password, and JSON', async () => {
+    login();
+    const { requests } = stubFetch({
+      'PUT /api/clients/abc': { body: { id: 'abc', name: 'New' } },
+    });
+    await apiRequest('PUT', '/clients/abc', { body: { name: 'New' } });
+    const [request] = requests;
+    const expected = `Basic ${Buffer.from('ada@example.test:pässword-1').toString('base64')}`;
+    expect(request?.headers.get('authorization')).toBe(expected);
+    expect(request?.headers.get('content-type')).toBe('application/json');
+    expect(request?.body).toEqual({ name: 'New' });
+  });
+
+  it('sends no authorization on public calls and puts the query in the query string', async () => {
+    const { requests } = stubFetch({ 'GET /api/config': { body: {} } });
+    await apiRequest('GET', '/config', {
+      auth: false,
+      query: { count: 30, offset: 0, skip: undefined },
+    });
+    expect(requests[0]?.headers.get('authorization')).toBeNull();
+    expect(requests[0]?.search).toBe('?count=30&offset=0');
+  });
+
+  it('supports GET, POST, PUT, PATCH and DELETE', async () => {
+    login();
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+    const { requests } = stubFetch(
+      Object.fromEntries(
+        methods.map((m) => [`${m} /api/thing`, { status: 204 }]),
+      ),
+    );
+    for (const method of methods) await apiRequest(method, '/thing');
+    expect(requests.map((r) => r.method)).toEqual([...methods]);
+  });
+
+  it('returns ok, status and the parsed body, or no body when the answer is empty', async () => {
+    login();
+    stubFetch({
+      'GET /api/users/me': { body: { id: 'u1' } },
+      'DELETE /api/clients/c1': { status: 204 },
+    });
+    expect(await apiRequest('GET', '/users/me')).toEqual({
+      ok: true,
+      status: 200,
+      body: { id: 'u1' },
+    });
+    expect(await apiRequest('DELETE', '/clients/c1')).toEqual({
+      ok: true,
+      status: 204,
+      body: undefined,
+    });
+  });
+
+  it("logs 'Received {status} for {url}' when the answer is not ok", async () => {
+    login();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    server.use(
+      http.get('/api/clients/missing', () =>
+        HttpResponse.json(
+          { statusCode: 404, error: 'Not Found', message: 'Client not found' },
+          { status: 404 },
+        ),
+      ),
+    );
+    const answer = await apiRequest('GET', '/clients/missing');
+    expect(answer).toMatchObject({ ok: false, status: 404 });
+    expect(warn).toHaveBeenCalledWith('Received 404 for /api/clients/missing');
+    expect(() => unwrap(answer)).toThrow(ApiError);
+    expect(() => unwrap(answer)).toThrow('Client not found');
+  });
+
+  it.each([401, 403])(
+    'on %i clears the credentials and goes to #/login with a notice',
+    async (status) => {
+      login();
+      window.location.hash = '#/billing/balance';
+      vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      server.use(
+        http.get('/api/users/me', () =>
+          HttpResponse.json({ message: 'no' }, { status }),
+        ),
+      );
+      const answer = await apiRequest('GET', '/users/me');
+      expect(answer.status).toBe(status);
+      expect(getCredentials()).toBeNull();
+      expect(window.localStorage.getItem('email')).toBeNull();
+      expect(window.localStorage.getItem('password')).toBeNull();
+      expect(window.location.hash).toBe('#/login');
+      expect(getAuthNotice()?.tone).toBe('error');
+    },
+  );
+
+  it('logs and re-throws network errors', async () => {
+    login();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    server.use(http.get('/api/users/me', () => HttpResponse.error()));
+    await expect(apiRequest('GET', '/users/me')).rejects.toThrow(TypeError);
+    expect(warn).toHaveBeenCalledWith(
+      'Network error for /api/users/me',
+      expect.any(TypeError),
+    );
+    expect(getCredentials()).not.toBeNull();
+  });
+});

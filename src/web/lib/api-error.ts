@@ -1,0 +1,32 @@
+/** A non-ok answer of the API, raised by the feature api functions. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown) {
+    super(messageOf(status, body));
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+function messageOf(status: number, body: unknown): string {
+  if (typeof body === 'object' && body !== null && 'message' in body) {
+    const message = (body as { message: unknown }).message;
+    if (typeof message === 'string' && message) return message;
+  }
+  return `Request failed with status ${status}`;
+}
+
+export function isApiError(error: unknown, status?: number): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    (status === undefined || error.status === status)
+  );
+}
+
+/** True for a failure to reach the server at all (fetch rejected), not an HTTP answer. */
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError;
+}

@@ -1,0 +1,51 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createHashRouter, RouterProvider } from 'react-router';
+import type { PublicConfig } from '../../shared/schemas/config';
+import { AppProvider } from '../app/provider';
+import { routes } from '../app/router';
+import { configQueryOptions } from '../features/config/api/get-config';
+import { saveCredentials } from '../lib/credentials';
+import { createQueryClient } from '../lib/query-client';
+import { testConfig } from './test-data';
+
+const routers = new Set<ReturnType<typeof createHashRouter>>();
+
+/** Stops the routers of finished tests from following later hash changes. */
+export function disposeRouters(): void {
+  for (const router of routers) router.dispose();
+  routers.clear();
+}
+
+/**
+ * Renders the whole app (real routes, hash router) at `path`, with the branding already
+ * loaded. `loggedIn` stores credentials first, as the Login screen would.
+ */
+export function renderApp(
+  path: string,
+  options: { loggedIn?: boolean; config?: PublicConfig } = {},
+) {
+  if (options.loggedIn) {
+    saveCredentials({ email: 'ada@example.test', password: 'password-123' });
+  }
+  window.location.hash = `#${path}`;
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(
+    configQueryOptions().queryKey,
+    options.config ?? testConfig,
+  );
+  const router = createHashRouter(routes);
+  routers.add(router);
+  const user = userEvent.setup();
+  const view = render(
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return { ...view, router, queryClient, user };
+}
+
+/** The current route path of the app, from the hash. */
+export function currentPath(): string {
+  return window.location.hash.replace(/^#/, '') || '/';
+}
