@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminRoutes, roleMatrix } from '../../scripts/role-matrix.ts';
 import { httpClient } from '../support/http.ts';
 import {
   launchServer,
@@ -115,6 +116,40 @@ describe('API description', () => {
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toContain('text/html');
     expect(await docs.text()).toContain('/api/openapi.json');
+  });
+});
+
+/** A Markdown table's cells, whatever its column padding (prettier aligns them). */
+function tableCells(markdown: string): string[][] {
+  return markdown
+    .split('\n')
+    .filter((line) => line.trim().startsWith('|'))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/^-+$/, '---')),
+    );
+}
+
+describe('README', () => {
+  it('shows the role matrix the admin routes declare, for every admin call of §7', () => {
+    const specAdminCalls = SPEC_CALLS.filter((call) =>
+      call.includes(' /api/admin/'),
+    );
+    const declared = adminRoutes().map(
+      ({ method, path }) => `${method} ${path.replace(/\{[^}]+\}/g, '{}')}`,
+    );
+    expect(declared.sort()).toEqual(specAdminCalls.sort());
+    const readme = readFileSync(
+      join(import.meta.dirname, '../../README.md'),
+      'utf8',
+    );
+    const section =
+      /<!-- role-matrix:start -->([\s\S]*?)<!-- role-matrix:end -->/.exec(
+        readme,
+      )?.[1] ?? '';
+    expect(tableCells(section)).toEqual(tableCells(roleMatrix()));
   });
 });
 
