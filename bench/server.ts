@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  spawnServer,
+  stopServer,
+  tempDataDir,
+  type SpawnedServer,
+} from '../tests/support/spawn-server.ts';
+
+/** The admin the benchmarks bootstrap to grant free credit. */
+export const BENCH_ADMIN = {
+  email: 'bench-admin@example.test',
+  password: 'bench-admin-password',
+};
+
+export interface BenchServer extends SpawnedServer {
+  database: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server as its own process: on a fresh embedded DATA_DIR, or on the
+ * PostgreSQL of DATABASE_URL when it is set (use a scratch database: the bench adds rows).
+ */
+export async function startBenchServer(): Promise<BenchServer> {
+  const databaseUrl = process.env.DATABASE_URL;
+  const env: Record<string, string> = {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    ...(databaseUrl
+      ? { DATABASE_URL: databaseUrl }
+      : { DATA_DIR: tempDataDir('bench') }),
+  };
+  const server = await spawnServer(env, 120_000);
+  return {
+    ...server,
+    database: databaseUrl
+      ? `PostgreSQL (${new URL(databaseUrl).host})`
+      : 'embedded PGlite',
+    stop: async () => {
+      await stopServer(server);
+    },
+  };
+}
+
+export function basicHeader(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+export async function call(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  auth?: string,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(auth ? { authorization: auth } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+/** Registers a fresh user; returns their Basic header. */
+export async function registerBenchUser(url: string): Promise<string> {
+  const email = `bench-${randomBytes(5).toString('hex')}@example.test`;
+  const password = 'bench-password-1';
+  const answer = await call(url, 'POST', '/api/register', {
+    email,
+    password,
+    firstName: 'Bench',
+    lastName: 'Mark',
+  });
+  if (answer.status !== 201) {
+    throw new Error(`register answered ${answer.status}: ${answer.text}`);
+  }
+  return basicHeader(email, password);
+}
+
+export function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+export function seconds(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
