@@ -19,8 +19,17 @@ import type { Principal } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import type { Deps } from './deps.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, pgCode } from './errors.ts';
+import { adminClientsRoutes } from './features/admin-clients/routes.ts';
+import { adminUsersRoutes } from './features/admin-users/routes.ts';
+import {
+  adminBalancesRoutes,
+  balancesRoutes,
+} from './features/balances/routes.ts';
 import { clientsRoutes } from './features/clients/routes.ts';
+import { messagesRoutes } from './features/messages/routes.ts';
+import { adminRolesRoutes } from './features/roles/routes.ts';
+import { routeSplitsRoutes } from './features/route-splits/routes.ts';
 import { meRoutes, registerRoutes } from './features/users/routes.ts';
 import { ensureBootstrapAdmin } from './features/users/service.ts';
 import { authenticate } from './plugins/authenticate.ts';
@@ -202,11 +211,18 @@ function apiRoutes(deps: Deps): FastifyPluginAsyncZod {
       authed.addHook('onRequest', authenticate(deps));
       await authed.register(meRoutes(deps));
       await authed.register(clientsRoutes(deps));
+      await authed.register(balancesRoutes(deps));
+      await authed.register(messagesRoutes(deps));
 
       // Admin scope: every route declares the role it needs in `config.role`.
       await authed.register(
         async (admin) => {
           admin.addHook('onRequest', requireRole);
+          await admin.register(adminClientsRoutes(deps));
+          await admin.register(adminBalancesRoutes(deps));
+          await admin.register(routeSplitsRoutes(deps));
+          await admin.register(adminUsersRoutes(deps));
+          await admin.register(adminRolesRoutes(deps));
         },
         { prefix: '/admin' },
       );

@@ -50,3 +50,32 @@ export async function findDefaultBalance(
   );
   return row && toBalance(row);
 }
+
+/**
+ * Adds `amount` (decimal text) to a client's balance and appends the ledger row, in one
+ * statement so the credit and its record cannot part. Undefined when the balance is not that
+ * client's.
+ */
+export async function creditBalance(
+  q: Queryable,
+  credit: {
+    clientId: string;
+    balanceId: string;
+    amount: string;
+    actorUserId: string;
+  },
+): Promise<Balance | undefined> {
+  const [row] = await q.query<BalanceRow>(
+    `WITH b AS (
+       UPDATE balances SET amount = amount + $3::numeric, date_updated = now()
+       WHERE id = $2::uuid AND client_id = $1::uuid
+       RETURNING *
+     ), ledger AS (
+       INSERT INTO balance_ledger (balance_id, client_id, amount, balance_after, reason, actor_user_id)
+       SELECT id, client_id, $3::numeric, amount, 'FREE_CREDIT', $4::uuid FROM b
+     )
+     SELECT ${BALANCE_COLUMNS} FROM b`,
+    [credit.clientId, credit.balanceId, credit.amount, credit.actorUserId],
+  );
+  return row && toBalance(row);
+}

@@ -1,0 +1,119 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CLIENT_PAGE_SIZE } from '../../../shared/limits.ts';
+import {
+  AdminCreateClientSchema,
+  ClientListSchema,
+  ClientSchema,
+  ClientWithSecretSchema,
+  UpdateClientSchema,
+} from '../../../shared/schemas/clients.ts';
+import {
+  IdParamsSchema,
+  IdSchema,
+  pagingSchema,
+} from '../../../shared/schemas/common.ts';
+import type { Deps } from '../../deps.ts';
+import { notFound } from '../../errors.ts';
+import { errorResponses } from '../../schemas.ts';
+import * as clientsRepo from '../clients/repo.ts';
+import { createClient } from '../clients/service.ts';
+
+const tags = ['admin: clients'];
+const AdminClientQuerySchema = pagingSchema(CLIENT_PAGE_SIZE).extend({
+  userId: IdSchema.optional(),
+});
+
+/** Every user's clients, for admins; the same rules as the customer calls (limit of 30). */
+export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/clients',
+      {
+        config: { role: { family: 'CLIENT', verb: 'CREATE' } },
+        schema: {
+          tags,
+          summary:
+            'Create a client for a user; the secret is shown only in this answer',
+          body: AdminCreateClientSchema,
+          response: {
+            201: ClientWithSecretSchema,
+            ...errorResponses(400, 401, 403, 404, 409),
+          },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .code(201)
+          .send(
+            await createClient(deps, request.body.userId, request.body.name),
+          ),
+    );
+
+    app.put(
+      '/clients/:id',
+      {
+        config: { role: { family: 'CLIENT', verb: 'UPDATE' } },
+        schema: {
+          tags,
+          summary: 'Rename any client',
+          params: IdParamsSchema,
+          body: UpdateClientSchema,
+          response: {
+            200: ClientSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) => {
+        const client = await clientsRepo.renameClient(
+          deps.db,
+          request.params.id,
+          request.body.name,
+        );
+        if (!client) throw notFound('Client');
+        return client;
+      },
+    );
+
+    app.get(
+      '/clients',
+      {
+        config: { role: { family: 'CLIENT', verb: 'LIST' } },
+        schema: {
+          tags,
+          summary: "List every client, or one user's clients",
+          querystring: AdminClientQuerySchema,
+          response: { 200: ClientListSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const { userId, ...page } = request.query;
+        return {
+          ...(await clientsRepo.listClients(deps.db, { userId }, page)),
+          ...page,
+        };
+      },
+    );
+
+    app.get(
+      '/clients/:id',
+      {
+        config: { role: { family: 'CLIENT', verb: 'VIEW' } },
+        schema: {
+          tags,
+          summary: 'Get any client',
+          params: IdParamsSchema,
+          response: {
+            200: ClientSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) => {
+        const client = await clientsRepo.findClient(deps.db, request.params.id);
+        if (!client) throw notFound('Client');
+        return client;
+      },
+    );
+  };
+}
