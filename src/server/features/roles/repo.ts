@@ -7,7 +7,8 @@ export async function listUserRoles(
   userId: string,
 ): Promise<UserRole[]> {
   return q.query<UserRole>(
-    'SELECT id, role FROM user_roles WHERE user_id = $1 ORDER BY role',
+    // COLLATE "C": code-point order on every server, the order of the shared ROLES list.
+    'SELECT id, role FROM user_roles WHERE user_id = $1 ORDER BY role COLLATE "C"',
     [userId],
   );
 }
