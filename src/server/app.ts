@@ -100,6 +100,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         .code(error.statusCode)
         .send(errorBody(error.statusCode, error.message));
     }
+    // PostgreSQL text cannot hold NUL (22021): such input is the caller's error, not a 500.
+    if (pgCode(error) === '22021') {
+      return reply
+        .code(400)
+        .send(errorBody(400, 'Text must not contain NUL characters'));
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send(errorBody(400, describeValidation(error)));
     }
