@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { openDatabase } from '../../db/open.ts';
+import { insertClient } from '../clients/repo.ts';
+import { insertAcceptedMessage } from '../messages/repo.ts';
+import { insertUser } from '../users/repo.ts';
+import { creditBalance, insertDefaultBalance } from './repo.ts';
+
+interface LedgerRow {
+  amount: string;
+  balance_after: string;
+  reason: string;
+  actor_user_id: string | null;
+  message_id: string | null;
+}
+
+let db: Db;
+beforeAll(async () => {
+  db = await openDatabase(
+    loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent' }),
+  );
+});
+afterAll(async () => db.close());
+
+async function seed() {
+  const suffix = Math.random().toString(36).slice(2);
+  const user = await insertUser(db, {
+    email: `ledger-${suffix}@example.test`,
+    passwordHash: 'x',
+    firstName: 'A',
+    lastName: 'B',
+    organization: '',
+  });
+  const client = await insertClient(db, {
+    userId: user.id,
+    name: 'Shop',
+    secretHash: 'x',
+  });
+  await insertDefaultBalance(db, client.id, 'EUR');
+  return { user, client };
+}
+
+const sms = (clientId: string, userId: string, price: string) => ({
+  clientId,
+  ownerId: userId,
+  actorUserId: userId,
+  sender: 'Shop',
+  recipient: '447700900123',
+  body: 'hi',
+  reference: '',
+  encoding: 'GSM-7' as const,
+  segments: 1,
+  price,
+});
+
+async function ledgerOf(clientId: string): Promise<LedgerRow[]> {
+  return db.query<LedgerRow>(
+    `SELECT amount::text, balance_after::text, reason, actor_user_id, message_id
+     FROM balance_ledger WHERE client_id = $1 ORDER BY id`,
+    [clientId],
+  );
+}
+
+async function amountOf(clientId: string): Promise<string> {
+  const [row] = await db.query<{ amount: string }>(
+    'SELECT amount::text FROM balances WHERE client_id = $1',
+    [clientId],
+  );
+  return row!.amount;
+}
+
+describe('the balance ledger', () => {
+  it('records every credit and debit with its reason, actor, message and running balance', async () => {
+    const { user, client } = await seed();
+    const admin = (await seed()).user;
+    const credit = (amount: string) =>
+      creditBalance(db, {
+        clientId: client.id,
+        balanceId: client.id,
+        amount,
+        actorUserId: admin.id,
+      });
+    await credit('0.1');
+    await credit('0.2');
+    const sent = await insertAcceptedMessage(
+      db,
+      sms(client.id, user.id, '0.05'),
+    );
+    expect(sent.kind).toBe('sent');
+    const messageId = sent.kind === 'sent' ? sent.message.id : '';
+
+    expect(await ledgerOf(client.id)).toEqual([
+      {
+        amount: '0.1000',
+        balance_after: '0.1000',
+        reason: 'FREE_CREDIT',
+        actor_user_id: admin.id,
+        message_id: null,
+      },
+      {
+        amount: '0.2000',
+        balance_after: '0.3000',
+        reason: 'FREE_CREDIT',
+        actor_user_id: admin.id,
+        message_id: null,
+      },
+      {
+        amount: '-0.0500',
+        balance_after: '0.2500',
+        reason: 'SMS',
+        actor_user_id: user.id,
+        message_id: messageId,
+      },
+    ]);
+    expect(await amountOf(client.id)).toBe('0.2500');
+    const [message] = await db.query<{ price: string; state: string }>(
+      'SELECT price::text, state FROM messages WHERE id = $1',
+      [messageId],
+    );
+    expect(message).toEqual({ price: '0.0500', state: 'ACCEPTED' });
+  });
+
+  it('writes nothing when a send is refused for lack of balance', async () => {
+    const { user, client } = await seed();
+    await creditBalance(db, {
+      clientId: client.id,
+      balanceId: client.id,
+      amount: '0.04',
+      actorUserId: user.id,
+    });
+    const refused = await insertAcceptedMessage(
+      db,
+      sms(client.id, user.id, '0.05'),
+    );
+    expect(refused.kind).toBe('no-balance');
+    expect(await ledgerOf(client.id)).toHaveLength(1);
+    expect(await amountOf(client.id)).toBe('0.0400');
+    const messages = await db.query(
+      'SELECT id FROM messages WHERE client_id = $1',
+      [client.id],
+    );
+    expect(messages).toHaveLength(0);
+  });
+
+  it("writes nothing for another user's client or a balance of another client", async () => {
+    const { user, client } = await seed();
+    const other = await seed();
+    expect(
+      (await insertAcceptedMessage(db, sms(client.id, other.user.id, '0')))
+        .kind,
+    ).toBe('no-client');
+    expect(
+      await creditBalance(db, {
+        clientId: client.id,
+        balanceId: other.client.id,
+        amount: '5',
+        actorUserId: user.id,
+      }),
+    ).toBeUndefined();
+    expect(await ledgerOf(client.id)).toHaveLength(0);
+    expect(await ledgerOf(other.client.id)).toHaveLength(0);
+    expect(await amountOf(other.client.id)).toBe('0.0000');
+  });
+
+  it('keeps the balance equal to the sum of its ledger after many racing sends', async () => {
+    const { user, client } = await seed();
+    await creditBalance(db, {
+      clientId: client.id,
+      balanceId: client.id,
+      amount: '1.23',
+      actorUserId: user.id,
+    });
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        insertAcceptedMessage(db, sms(client.id, user.id, '0.1')),
+      ),
+    );
+    expect(outcomes.filter((o) => o.kind === 'sent')).toHaveLength(12);
+    const [sums] = await db.query<{ total: string; sms: number }>(
+      `SELECT sum(amount)::text AS total,
+              count(*) FILTER (WHERE reason = 'SMS')::int AS sms
+       FROM balance_ledger WHERE client_id = $1`,
+      [client.id],
+    );
+    expect(sums).toEqual({ total: '0.0300', sms: 12 });
+    expect(await amountOf(client.id)).toBe('0.0300');
+  });
+});
