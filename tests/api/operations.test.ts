@@ -164,6 +164,18 @@ describe('the server process', () => {
     expect(existsSync(join(dataDir, 'server.lock'))).toBe(false);
   }, 60_000);
 
+  it('runs through scripts/start.ts in one process that SIGTERM closes cleanly', async () => {
+    // A WEB_DIR of its own: start.ts skips the console build and runs the server in-process.
+    const server = await spawnServer(
+      { DATA_DIR: 'memory://', WEB_DIR: '.tmp/no-console' },
+      45_000,
+      join(import.meta.dirname, '../../scripts/start.ts'),
+    );
+    expect((await httpClient(server.url).get('/api/health')).status).toBe(200);
+    const { code } = await stopServer(server, 'SIGTERM');
+    expect(code).toBe(0);
+  }, 60_000);
+
   it('finishes a request in flight before closing', async () => {
     const server = await spawnServer({
       DATA_DIR: 'memory://',

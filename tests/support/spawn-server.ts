@@ -37,11 +37,12 @@ export function tempDataDir(prefix = 'data'): string {
 }
 
 /**
- * Starts `node src/server/main.ts` as its own process with `env` (on top of a clean base: no
+ * Starts `node src/server/main.ts` (or another `entry`) as its own process with `env` (on top of a clean base: no
  * database URL, silent logs unless asked) without waiting for it to be ready.
  */
 export async function launchServer(
   env: Record<string, string> = {},
+  entry = MAIN,
 ): Promise<SpawnedServer> {
   const port = env.PORT ?? String(await freePort());
   const base: Record<string, string> = {};
@@ -50,7 +51,7 @@ export async function launchServer(
     const value = process.env[key];
     if (value !== undefined) base[key] = value;
   }
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
     env: {
       ...base,
@@ -87,8 +88,9 @@ export async function launchServer(
 export async function spawnServer(
   env: Record<string, string> = {},
   timeoutMs = 45_000,
+  entry = MAIN,
 ): Promise<SpawnedServer> {
-  const server = await launchServer(env);
+  const server = await launchServer(env, entry);
   let exit: { code: number | null } | undefined;
   void server.exited.then((e) => (exit = e));
   const deadline = Date.now() + timeoutMs;
