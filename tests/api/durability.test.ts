@@ -6,7 +6,7 @@ import {
   launchServer,
   spawnServer,
   stopServer,
-  tempDataDir,
+  migratedDataDir,
   type SpawnedServer,
 } from '../support/spawn-server.ts';
 
@@ -50,7 +50,7 @@ async function writeOne(url: string, written: Written[]): Promise<void> {
 
 describe('the embedded database survives SIGKILL', () => {
   it('keeps every acknowledged write after kill -9 and a restart on the same DATA_DIR', async () => {
-    const dataDir = tempDataDir('durable');
+    const dataDir = await migratedDataDir('durable');
     const first = await start({ DATA_DIR: dataDir });
     const written: Written[] = [];
     let stop = false;
@@ -82,7 +82,7 @@ describe('the embedded database survives SIGKILL', () => {
 
 describe('the DATA_DIR lock', () => {
   it('refuses a second server on the same DATA_DIR while the first keeps serving', async () => {
-    const dataDir = tempDataDir('lock');
+    const dataDir = await migratedDataDir('lock');
     const first = await start({ DATA_DIR: dataDir });
     const holder = JSON.parse(
       readFileSync(join(dataDir, 'server.lock'), 'utf8'),
@@ -108,7 +108,7 @@ describe('the DATA_DIR lock', () => {
   }, 60_000);
 
   it('takes over the stale lock of a killed server', async () => {
-    const dataDir = tempDataDir('stale');
+    const dataDir = await migratedDataDir('stale');
     const first = await start({ DATA_DIR: dataDir });
     const email = uniqueEmail();
     await httpClient(first.url).post('/api/register', {
@@ -129,7 +129,7 @@ describe('the DATA_DIR lock', () => {
   }, 60_000);
 
   it('takes over a lock naming a process that no longer exists', async () => {
-    const dataDir = tempDataDir('dead');
+    const dataDir = await migratedDataDir('dead');
     writeFileSync(join(dataDir, 'server.lock'), JSON.stringify({ pid: 1e7 }));
     const server = await start({ DATA_DIR: dataDir });
     expect(

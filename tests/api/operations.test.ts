@@ -7,7 +7,7 @@ import {
   launchServer,
   spawnServer,
   stopServer,
-  tempDataDir,
+  migratedDataDir,
 } from '../support/spawn-server.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 
@@ -155,7 +155,7 @@ describe('README', () => {
 
 describe('the server process', () => {
   it('closes gracefully on SIGTERM: exit code 0 and the DATA_DIR lock released', async () => {
-    const dataDir = tempDataDir('sigterm');
+    const dataDir = await migratedDataDir('sigterm');
     const server = await spawnServer({ DATA_DIR: dataDir });
     expect(existsSync(join(dataDir, 'server.lock'))).toBe(true);
     const { code, signal } = await stopServer(server, 'SIGTERM');
@@ -167,7 +167,7 @@ describe('the server process', () => {
   it('runs through scripts/start.ts in one process that SIGTERM closes cleanly', async () => {
     // A WEB_DIR of its own: start.ts skips the console build and runs the server in-process.
     const server = await spawnServer(
-      { DATA_DIR: 'memory://', WEB_DIR: '.tmp/no-console' },
+      { DATA_DIR: await migratedDataDir('start'), WEB_DIR: '.tmp/no-console' },
       45_000,
       join(import.meta.dirname, '../../scripts/start.ts'),
     );
@@ -178,7 +178,7 @@ describe('the server process', () => {
 
   it('finishes a request in flight before closing', async () => {
     const server = await spawnServer({
-      DATA_DIR: 'memory://',
+      DATA_DIR: await migratedDataDir('inflight'),
       LOG_LEVEL: 'info',
     });
     // Registration hashes a password (tens of ms): still running when SIGTERM arrives.
@@ -213,10 +213,15 @@ describe('the server process', () => {
   );
 
   it('exits non-zero with a clear message when the port is taken', async () => {
-    const first = await spawnServer({ DATA_DIR: 'memory://' });
+    const first = await spawnServer({
+      DATA_DIR: await migratedDataDir('port1'),
+    });
     try {
       const port = new URL(first.url).port;
-      const second = await launchServer({ DATA_DIR: 'memory://', PORT: port });
+      const second = await launchServer({
+        DATA_DIR: await migratedDataDir('port2'),
+        PORT: port,
+      });
       const { code } = await second.exited;
       expect(code).not.toBe(0);
       expect(second.output()).toContain(`cannot listen on 127.0.0.1:${port}`);

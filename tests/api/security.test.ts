@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { basic, httpClient, registerUser } from '../support/http.ts';
-import { spawnServer, stopServer } from '../support/spawn-server.ts';
+import {
+  migratedDataDir,
+  spawnServer,
+  stopServer,
+} from '../support/spawn-server.ts';
 import {
   ADMIN,
   startServer,
@@ -228,7 +232,7 @@ describe('errors hide internals', () => {
 describe('logs', () => {
   it('never contain an Authorization header, a password or a client secret', async () => {
     const logged = await spawnServer({
-      DATA_DIR: 'memory://',
+      DATA_DIR: await migratedDataDir('logs'),
       LOG_LEVEL: 'trace',
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,

@@ -1,5 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,6 +43,35 @@ export async function freePort(): Promise<number> {
 
 export function tempDataDir(prefix = 'data'): string {
   return mkdtempSync(join(tmpdir(), `console-${prefix}-`));
+}
+
+/**
+ * A DATA_DIR already initialised and migrated, copied from a template: a new directory costs
+ * PGlite an initdb of several seconds, a copy reopens in about one. The template is built once
+ * per version of migrations/ and shared by every test file (created aside, then renamed).
+ */
+export async function migratedDataDir(prefix = 'data'): Promise<string> {
+  const migrations = join(ROOT, 'migrations');
+  const hash = createHash('sha256');
+  for (const name of readdirSync(migrations).sort()) {
+    hash.update(name).update(readFileSync(join(migrations, name)));
+  }
+  const template = join(
+    tmpdir(),
+    `console-template-${hash.digest('hex').slice(0, 12)}`,
+  );
+  if (!existsSync(template)) {
+    const building = tempDataDir('template');
+    await stopServer(await spawnServer({ DATA_DIR: building }));
+    try {
+      renameSync(building, template);
+    } catch {
+      rmSync(building, { recursive: true, force: true }); // another file won the race
+    }
+  }
+  const dir = tempDataDir(prefix);
+  cpSync(template, dir, { recursive: true });
+  return dir;
 }
 
 /**
