@@ -16,11 +16,12 @@ interface LedgerRow {
 }
 
 let db: Db;
+// Opening PGlite takes seconds on a busy machine: more than the unit project's default.
 beforeAll(async () => {
   db = await openDatabase(
     loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent' }),
   );
-});
+}, 60_000);
 afterAll(async () => db.close());
 
 async function seed() {

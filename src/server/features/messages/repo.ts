@@ -60,42 +60,17 @@ export type SendOutcome =
   | { kind: 'no-balance' };
 
 /**
- * Debits the price, stores the message as ACCEPTED and appends the ledger row in ONE statement.
- * The debit is conditional (`amount >= price`): PostgreSQL re-checks it on the newest row
- * version when sends race, so no interleaving can take a balance below zero, and when it fails
- * the dependent inserts see no row and nothing is written.
+ * Debits the price, stores the message as ACCEPTED and appends the ledger row in one call of
+ * `send_sms` (migrations/002-send-sms.sql): one statement, so one transaction. The debit is
+ * conditional (`amount >= price`), so racing sends never overdraw; when no row comes back,
+ * nothing was written, and a second look tells an unknown client from a short balance.
  */
 export async function insertAcceptedMessage(
   q: Queryable,
   sms: AcceptedSms,
 ): Promise<SendOutcome> {
-  const [row] = await q.query<
-    { client_found: boolean } & {
-      [K in keyof MessageRow]: MessageRow[K] | null;
-    }
-  >(
-    `WITH client AS (
-       SELECT id, user_id FROM clients WHERE id = $1::uuid AND user_id = $2::uuid
-     ), debit AS (
-       UPDATE balances b SET amount = b.amount - $3::numeric, date_updated = now()
-       FROM client
-       WHERE b.client_id = client.id AND b.amount >= $3::numeric
-       RETURNING b.id, b.client_id, b.amount, b.currency, client.user_id
-     ), message AS (
-       INSERT INTO messages (client_id, user_id, sender, recipient, body, reference, state,
-                             encoding, segments, price, currency)
-       SELECT client_id, user_id, $4::text, $5::text, $6::text, $7::text, 'ACCEPTED',
-              $8::text, $9::int, $3::numeric, currency
-       FROM debit
-       RETURNING ${COLUMNS}
-     ), ledger AS (
-       INSERT INTO balance_ledger (balance_id, client_id, amount, balance_after, reason,
-                                   actor_user_id, message_id)
-       SELECT debit.id, debit.client_id, -$3::numeric, debit.amount, 'SMS', $10::uuid, message.id
-       FROM debit CROSS JOIN message
-     )
-     SELECT EXISTS (SELECT 1 FROM client) AS client_found, message.*
-     FROM (SELECT 1) AS one LEFT JOIN message ON true`,
+  const [row] = await q.query<MessageRow>(
+    `SELECT ${COLUMNS} FROM send_sms($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       sms.clientId,
       sms.ownerId,
@@ -109,7 +84,10 @@ export async function insertAcceptedMessage(
       sms.actorUserId,
     ],
   );
-  if (!row?.client_found) return { kind: 'no-client' };
-  if (row.id === null) return { kind: 'no-balance' };
-  return { kind: 'sent', message: toMessage(row as MessageRow) };
+  if (row) return { kind: 'sent', message: toMessage(row) };
+  const owned = await q.query(
+    'SELECT 1 FROM clients WHERE id = $1 AND user_id = $2',
+    [sms.clientId, sms.ownerId],
+  );
+  return owned.length > 0 ? { kind: 'no-balance' } : { kind: 'no-client' };
 }
