@@ -45,6 +45,46 @@ export async function registerViaApi(
   return { ...user, id: body.id };
 }
 
+export interface TestClient {
+  id: string;
+  name: string;
+  secret: string;
+}
+
+/** Creates a client for `user` through the API. */
+export async function createClientViaApi(
+  request: APIRequestContext,
+  user: { email: string; password: string },
+  name = 'Main client',
+): Promise<TestClient> {
+  const answer = await request.post('/api/clients', {
+    data: { name },
+    headers: { authorization: basicAuth(user.email, user.password) },
+  });
+  expect(answer.status(), await answer.text()).toBe(201);
+  return (await answer.json()) as TestClient;
+}
+
+/** The admin grants free credit to a client's default balance through the admin API. */
+export async function grantCreditViaApi(
+  request: APIRequestContext,
+  clientId: string,
+  amount: string,
+): Promise<void> {
+  const headers = { authorization: basicAuth(ADMIN.email, ADMIN.password) };
+  const balance = await request.get(
+    `/api/admin/clients/${clientId}/balances/default`,
+    { headers },
+  );
+  expect(balance.status(), await balance.text()).toBe(200);
+  const { id } = (await balance.json()) as { id: string };
+  const credit = await request.post(
+    `/api/admin/clients/${clientId}/balances/${id}/freecredit`,
+    { headers, data: { amount } },
+  );
+  expect(credit.status(), await credit.text()).toBe(200);
+}
+
 /** Fills and submits the Login screen. */
 export async function submitLogin(
   page: Page,

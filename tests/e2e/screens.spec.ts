@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { loginAs, test } from './fixtures.ts';
+import type { Page, TestInfo } from '@playwright/test';
+import {
+  createClientViaApi,
+  grantCreditViaApi,
+  loginAs,
+  test,
+} from './fixtures.ts';
 
 /**
  * Screenshots of each screen at desktop and phone sizes (DESIGN.md "check it by looking"),
@@ -10,39 +16,109 @@ const VIEWPORTS = [
   { name: 'phone', width: 375, height: 812 },
 ] as const;
 
+function shooter(page: Page, testInfo: TestInfo, size: string) {
+  return async (name: string) => {
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({
+      path: join(testInfo.project.outputDir, 'screens', `${name}-${size}.png`),
+      fullPage: true,
+    });
+  };
+}
+
 for (const viewport of VIEWPORTS) {
-  test(`screens at ${viewport.name} size`, async ({ page, user }, testInfo) => {
+  test(`screens at ${viewport.name} size`, async ({
+    page,
+    user,
+    request,
+  }, testInfo) => {
+    test.setTimeout(60_000);
     await page.setViewportSize(viewport);
-    const shot = async (name: string) => {
-      await page.waitForLoadState('networkidle');
-      await page.screenshot({
-        path: join(
-          testInfo.project.outputDir,
-          'screens',
-          `${name}-${viewport.name}.png`,
-        ),
-        fullPage: true,
-      });
-    };
+    const shot = shooter(page, testInfo, viewport.name);
+    const heading = (name: string) =>
+      page.getByRole('heading', { name, exact: true }).first().waitFor();
 
     await page.goto('/#/login');
-    await page.getByRole('heading', { name: /Login to/ }).waitFor();
+    await heading('Login to Skyline Console');
     await shot('login');
 
     await page.goto('/#/register');
-    await page.getByRole('heading', { name: /Register on/ }).waitFor();
+    await heading('Register on Skyline Console');
     await shot('register');
 
     await loginAs(page, user);
-    await page.getByRole('heading', { name: 'Quick Start' }).waitFor();
+    await heading('Quick Start');
+    await shot('quickstart-empty');
+
+    await page.getByRole('button', { name: 'Create Client' }).click();
+    await page.getByLabel('Name').fill('Web shop');
+    await shot('client-create-panel');
+    await page.getByRole('button', { name: 'Create Client' }).last().click();
+    await page.getByLabel('Client secret').waitFor();
+    await shot('client-secret-panel');
+    await page.getByRole('button', { name: 'Close Panel' }).click();
+
+    const second = await createClientViaApi(request, user, 'Billing system');
+    await grantCreditViaApi(request, second.id, '25.5');
+    await page.goto('/#/clients');
+    await page.reload();
+    await heading('My Clients');
+    await page.getByRole('link', { name: /Billing system/ }).waitFor();
+    await shot('clients');
+
+    await page.goto(`/#/clients/${second.id}`);
+    await heading('My Client');
+    await shot('client');
+
+    await page.goto('/#/quickstart');
+    await heading('Quick Start');
     await shot('quickstart');
+
+    await page
+      .getByRole('combobox', { name: 'Client' })
+      .selectOption({ label: 'Billing system' });
+    await page.goto('/#/messaging/sms');
+    await heading('JSON preview');
+    await page.getByLabel('Recipient').fill('+44 7700 900123');
+    await page.getByLabel('Body').fill('Hello from the console ✓');
+    await shot('messaging-sms');
 
     await page.goto('/#/billing/balance');
     await page.getByRole('tab', { name: 'Top-up History' }).waitFor();
     await shot('billing-balance');
 
+    await page.goto('/#/billing/paymentMethods');
+    await heading('Payment Methods');
+    await shot('billing-payment-methods');
+
+    await page.goto('/#/users/me');
+    await heading('Update My User');
+    await shot('my-user');
+
+    await page.goto('/#/users/me/password');
+    await heading('Change Password');
+    await shot('change-password');
+
     await page.goto('/#/no-such-page');
-    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await heading('Page Not Found');
     await shot('not-found');
+
+    await page.getByRole('button', { name: `Hello ${user.firstName}` }).click();
+    await shot('user-menu');
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await shot('logout-dialog');
+
+    if (viewport.name === 'phone') {
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Quick Start' })
+        .waitFor();
+      // Let the drawer finish sliding in.
+      await page.waitForTimeout(300);
+      await shot('phone-menu');
+    }
   });
 }

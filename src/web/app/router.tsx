@@ -96,6 +96,47 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: paths.messaging,
+            children: [
+              redirectTo(paths.sms),
+              {
+                path: paths.sms,
+                lazy: screen(
+                  () => import('./routes/messaging-sms'),
+                  (m) => m.MessagingSmsRoute,
+                ),
+              },
+            ],
+          },
+          {
+            path: paths.myUser,
+            lazy: screen(
+              () => import('./routes/my-user'),
+              (m) => m.MyUserRoute,
+            ),
+          },
+          {
+            path: paths.changePassword,
+            lazy: screen(
+              () => import('./routes/change-password'),
+              (m) => m.ChangePasswordRoute,
+            ),
+          },
+          {
+            path: paths.clients,
+            lazy: screen(
+              () => import('./routes/clients'),
+              (m) => m.ClientsRoute,
+            ),
+          },
+          {
+            path: '/clients/:clientId',
+            lazy: screen(
+              () => import('./routes/client'),
+              (m) => m.ClientRoute,
+            ),
+          },
+          {
             path: '*',
             lazy: screen(
               () => import('./routes/not-found'),

@@ -1,11 +1,12 @@
 import type { Client } from '../../shared/schemas/clients';
 import type { MyUser } from '../../shared/schemas/users';
+import type { Route } from './stub-fetch';
 import { makeBalance, makeClient, makeUser } from './test-data';
 
 /** The calls every customer screen makes: the user, the clients, the current balance. */
 export function shellRoutes(
   options: { user?: MyUser; clients?: Client[] } = {},
-) {
+): Record<string, Route> {
   const clients = options.clients ?? [makeClient()];
   return {
     'GET /api/users/me': { body: options.user ?? makeUser() },

@@ -9,7 +9,8 @@ export interface RecordedRequest {
 }
 
 type Answer = { status?: number; body?: unknown };
-type Route = Answer | ((request: RecordedRequest) => Answer | Promise<Answer>);
+export type Route =
+  Answer | ((request: RecordedRequest) => Answer | Promise<Answer>);
 
 /**
  * Answers the happy paths of a component test from a table keyed `METHOD /api/path`, and

@@ -140,6 +140,7 @@ export function CustomerShellRoute() {
       renderComponent={() => (
         <BalanceWidget
           clientId={currentClient?.id ?? null}
+          clientsLoading={clients.isPending}
           onViewDetails={() => {
             // Selects the billing entry (spec: tab 'billing#balance') and goes to /billing.
             setExpanded((open) => new Set(open).add('Billing'));

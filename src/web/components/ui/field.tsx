@@ -55,8 +55,12 @@ export function Field({
     <FieldShell {...shell} id={inputProps.id}>
       {(control) => (
         <input
-          className={cx('input', inputProps.readOnly && 'is-readonly')}
           {...inputProps}
+          className={cx(
+            'input',
+            inputProps.readOnly && 'is-readonly',
+            inputProps.className,
+          )}
           id={control.id}
           aria-invalid={control['aria-invalid'] ?? inputProps['aria-invalid']}
           aria-describedby={
@@ -76,8 +80,8 @@ export function TextAreaField({
     <FieldShell {...shell} id={textareaProps.id}>
       {(control) => (
         <textarea
-          className="input textarea"
           {...textareaProps}
+          className={cx('input', 'textarea', textareaProps.className)}
           id={control.id}
           aria-invalid={
             control['aria-invalid'] ?? textareaProps['aria-invalid']

@@ -12,14 +12,17 @@ export const TOP_UP_MESSAGE = 'Please contact us for top ups';
  */
 export function BalanceWidget({
   clientId,
+  clientsLoading,
   onViewDetails,
 }: {
   clientId: string | null;
+  /** While the clients load, the client (and so the balance) is not known yet. */
+  clientsLoading: boolean;
   onViewDetails: () => void;
 }) {
   const balance = useDefaultBalance(clientId);
   const toast = useToast();
-  const loading = clientId !== null && balance.isPending;
+  const loading = clientsLoading || (clientId !== null && balance.isPending);
 
   return (
     <section className="balance-widget" aria-labelledby="balance-widget-label">

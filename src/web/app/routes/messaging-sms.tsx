@@ -1,0 +1,59 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { ButtonLink } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/page-header';
+import { Skeleton } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
+import {
+  defaultBalanceQueryOptions,
+  useDefaultBalance,
+} from '../../features/balances/api/get-default-balance';
+import { useConfig } from '../../features/config/api/get-config';
+import { SmsForm } from '../../features/messages/components/sms-form';
+import { useCurrentClient } from '../current-client';
+
+export function MessagingSmsRoute() {
+  const { currentClient } = useCurrentClient();
+  const config = useConfig();
+  const balance = useDefaultBalance(currentClient?.id ?? null);
+  const queryClient = useQueryClient();
+
+  return (
+    <>
+      <PageHeader
+        title="Send an SMS"
+        description={
+          currentClient
+            ? `Sent from the client ${currentClient.name}; the price is taken from its balance.`
+            : undefined
+        }
+      />
+      {!currentClient ? (
+        <div className="card stack-sm">
+          <p>You need a client to send messages.</p>
+          <div>
+            <ButtonLink to={paths.quickstart} variant="primary">
+              Go to Quick Start
+            </ButtonLink>
+          </div>
+        </div>
+      ) : config.data ? (
+        <SmsForm
+          key={currentClient.id}
+          clientId={currentClient.id}
+          sender={config.data.providerShortName}
+          smsPrice={config.data.smsPrice}
+          currency={balance.data?.currency ?? config.data.currency}
+          balanceAmount={balance.data?.amount}
+          onSent={() =>
+            // The balance widget and this page reload the balance after a send (spec §2).
+            void queryClient.invalidateQueries({
+              queryKey: defaultBalanceQueryOptions(currentClient.id).queryKey,
+            })
+          }
+        />
+      ) : (
+        <Skeleton height="480px" />
+      )}
+    </>
+  );
+}

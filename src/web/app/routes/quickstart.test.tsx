@@ -1,0 +1,41 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '../../testing/render-app';
+import { shellRoutes } from '../../testing/shell-stubs';
+import { stubFetch } from '../../testing/stub-fetch';
+import { makeClient } from '../../testing/test-data';
+
+function step(name: string) {
+  return within(screen.getByRole('region', { name }));
+}
+
+describe('Quick Start', () => {
+  it('without a client: a create button, no balance, no SMS button', async () => {
+    stubFetch(shellRoutes({ clients: [] }));
+    renderApp('/quickstart', { loggedIn: true });
+    expect(
+      await screen.findByRole('heading', { name: 'Quick Start' }),
+    ).toBeInTheDocument();
+    expect(
+      step('Create a Client').getByRole('button', { name: 'Create Client' }),
+    ).toBeInTheDocument();
+    expect(step('Top Up the Balance').queryByText('EUR 12.50')).toBeNull();
+    expect(step('Send an SMS').queryByRole('link')).toBeNull();
+  });
+
+  it('with a client and a balance: the client card, the balance card and the SMS button', async () => {
+    const client = makeClient({ name: 'Web shop' });
+    stubFetch(shellRoutes({ clients: [client] }));
+    renderApp('/quickstart', { loggedIn: true });
+    await screen.findByRole('heading', { name: 'Quick Start' });
+    expect(
+      step('Create a Client').getByRole('link', { name: /Web shop/ }),
+    ).toHaveAttribute('href', `#/clients/${client.id}`);
+    expect(
+      await step('Top Up the Balance').findByText('EUR 12.50'),
+    ).toBeInTheDocument();
+    expect(
+      step('Send an SMS').getByRole('link', { name: 'Send an SMS' }),
+    ).toHaveAttribute('href', '#/messaging/sms');
+  });
+});

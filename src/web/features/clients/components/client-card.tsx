@@ -1,0 +1,55 @@
+import { Link } from 'react-router';
+import type { Client } from '../../../../shared/schemas/clients';
+import { paths } from '../../../config/paths';
+import { cx } from '../../../lib/cx';
+
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+  });
+}
+
+function ClientDetails({ client }: { client: Client }) {
+  return (
+    <dl className="details">
+      <dt>Client ID</dt>
+      <dd className="mono">{client.id}</dd>
+      <dt>Created</dt>
+      <dd>{formatDate(client.dateCreated)}</dd>
+    </dl>
+  );
+}
+
+/** A client card that links to the client's page. */
+export function ClientCardLink({
+  client,
+  current = false,
+}: {
+  client: Client;
+  current?: boolean;
+}) {
+  return (
+    <Link
+      to={paths.client(client.id)}
+      className={cx('card', 'card-link', current && 'is-current')}
+    >
+      <div className="row">
+        <span className="card-title">{client.name}</span>
+        {current ? <span className="badge">Current</span> : null}
+      </div>
+      <ClientDetails client={client} />
+    </Link>
+  );
+}
+
+/** A client card as plain content. */
+export function ClientCard({ client }: { client: Client }) {
+  return (
+    <div className="card">
+      <div className="card-title">{client.name}</div>
+      <ClientDetails client={client} />
+    </div>
+  );
+}

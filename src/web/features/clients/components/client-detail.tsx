@@ -1,0 +1,248 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  UpdateClientSchema,
+  type Client,
+} from '../../../../shared/schemas/clients';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Field } from '../../../components/ui/field';
+import { usePanel } from '../../../components/ui/side-panel';
+import { Skeleton } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toaster';
+import { isApiError } from '../../../lib/api-error';
+import { useDeleteClient } from '../api/delete-client';
+import { useClient } from '../api/get-client';
+import { useResetSecret } from '../api/reset-secret';
+import { useUpdateClient } from '../api/update-client';
+import { formatDate } from './client-card';
+import { ClientSecret } from './client-secret';
+
+export const RESET_SECRET_QUESTION =
+  'Are you sure you want to reset the secret? The existing secret will no longer be usable';
+export const DELETE_CLIENT_QUESTION =
+  'Are you sure you want to permanently delete the client?';
+export const CLIENT_DELETED = 'The client has been deleted';
+
+function errorText(error: unknown): string {
+  return isApiError(error)
+    ? error.message
+    : 'The server could not be reached. Please try again.';
+}
+
+/** /clients/{id}: the card (click to rename), Reset Secret and Delete Client (spec §2, §4). */
+export function ClientDetail({
+  clientId,
+  onDeleted,
+}: {
+  clientId: string;
+  onDeleted: () => void;
+}) {
+  const client = useClient(clientId);
+
+  if (client.isPending) {
+    return (
+      <div className="stack">
+        <Skeleton height="120px" />
+        <Skeleton height="96px" />
+      </div>
+    );
+  }
+  if (client.isError) {
+    return (
+      <Alert tone="danger">
+        {isApiError(client.error, 404)
+          ? 'This client does not exist or has been deleted.'
+          : errorText(client.error)}
+      </Alert>
+    );
+  }
+  return (
+    <div className="stack">
+      <ClientNameCard client={client.data} />
+      <ResetSecretSection client={client.data} />
+      <DeleteClientSection client={client.data} onDeleted={onDeleted} />
+    </div>
+  );
+}
+
+function ClientNameCard({ client }: { client: Client }) {
+  const [editing, setEditing] = useState(false);
+  if (editing) {
+    return <ClientNameForm client={client} onDone={() => setEditing(false)} />;
+  }
+  return (
+    <button
+      type="button"
+      className="card card-link"
+      aria-label={`${client.name}: edit the name`}
+      onClick={() => setEditing(true)}
+    >
+      <span className="row">
+        <span className="card-title">{client.name}</span>
+        <span className="muted edit-hint">Click to edit</span>
+      </span>
+      <span className="details">
+        <span className="dt">Client ID</span>
+        <span className="dd mono">{client.id}</span>
+        <span className="dt">Created</span>
+        <span className="dd">{formatDate(client.dateCreated)}</span>
+        <span className="dt">Updated</span>
+        <span className="dd">{formatDate(client.dateUpdated)}</span>
+      </span>
+    </button>
+  );
+}
+
+function ClientNameForm({
+  client,
+  onDone,
+}: {
+  client: Client;
+  onDone: () => void;
+}) {
+  const toast = useToast();
+  const update = useUpdateClient();
+  const {
+    register,
+    handleSubmit,
+    setFocus,
+    formState: { errors },
+  } = useForm<{ name: string }>({
+    resolver: zodResolver(UpdateClientSchema),
+    defaultValues: { name: client.name },
+  });
+
+  // The card was clicked to edit the name: the field takes the focus.
+  useEffect(() => setFocus('name', { shouldSelect: true }), [setFocus]);
+
+  const onSubmit = handleSubmit(({ name }) =>
+    update.mutate(
+      { clientId: client.id, name },
+      {
+        onSuccess: () => {
+          onDone();
+          toast.show('The client has been updated', { tone: 'success' });
+        },
+      },
+    ),
+  );
+
+  return (
+    <form className="card stack" onSubmit={onSubmit} noValidate>
+      {update.error ? (
+        <Alert tone="danger">{errorText(update.error)}</Alert>
+      ) : null}
+      <Field
+        label="Name"
+        error={errors.name?.message ?? ''}
+        inputProps={{ ...register('name'), autoComplete: 'off' }}
+      />
+      <div className="form-actions-inline">
+        <Button type="submit" variant="primary" pending={update.isPending}>
+          Update
+        </Button>
+        <Button onClick={onDone} disabled={update.isPending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ResetSecretSection({ client }: { client: Client }) {
+  const [confirming, setConfirming] = useState(false);
+  const reset = useResetSecret();
+  const panel = usePanel();
+
+  return (
+    <section className="card stack-sm" aria-labelledby="reset-secret-title">
+      <h2 id="reset-secret-title" className="section-title">
+        Reset Secret
+      </h2>
+      <p className="muted">
+        Issue a new secret for this client. Systems using the current secret
+        stop working until they use the new one.
+      </p>
+      {reset.error ? (
+        <Alert tone="danger">{errorText(reset.error)}</Alert>
+      ) : null}
+      <div>
+        <Button
+          variant="danger"
+          pending={reset.isPending}
+          onClick={() => setConfirming(true)}
+        >
+          Reset Secret
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        destructive
+        text={RESET_SECRET_QUESTION}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          reset.mutate(client.id, {
+            onSuccess: (withSecret) =>
+              panel.showPanel(<ClientSecret client={withSecret} />, {
+                title: 'New secret',
+              }),
+          });
+        }}
+      />
+    </section>
+  );
+}
+
+function DeleteClientSection({
+  client,
+  onDeleted,
+}: {
+  client: Client;
+  onDeleted: () => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const removal = useDeleteClient();
+  const toast = useToast();
+
+  return (
+    <section className="card stack-sm" aria-labelledby="delete-client-title">
+      <h2 id="delete-client-title" className="section-title">
+        Delete Client
+      </h2>
+      <p className="muted">
+        Delete this client and its balance. This cannot be undone.
+      </p>
+      {removal.error ? (
+        <Alert tone="danger">{errorText(removal.error)}</Alert>
+      ) : null}
+      <div>
+        <Button
+          variant="danger"
+          pending={removal.isPending}
+          onClick={() => setConfirming(true)}
+        >
+          Delete Client
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        destructive
+        text={DELETE_CLIENT_QUESTION}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          removal.mutate(client.id, {
+            onSuccess: () => {
+              toast.show(CLIENT_DELETED, { tone: 'success' });
+              onDeleted();
+            },
+          });
+        }}
+      />
+    </section>
+  );
+}

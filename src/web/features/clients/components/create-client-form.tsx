@@ -1,0 +1,56 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { CreateClientSchema } from '../../../../shared/schemas/clients';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { usePanel } from '../../../components/ui/side-panel';
+import { isApiError } from '../../../lib/api-error';
+import { useCreateClient } from '../api/create-client';
+import { ClientSecret } from './client-secret';
+
+/** The side panel's New Client form; on success the panel shows the secret instead. */
+export function CreateClientForm() {
+  const panel = usePanel();
+  const creation = useCreateClient();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<{ name: string }>({
+    resolver: zodResolver(CreateClientSchema),
+    defaultValues: { name: '' },
+  });
+
+  const onSubmit = handleSubmit(({ name }) =>
+    creation.mutate(name, {
+      onSuccess: (client) =>
+        panel.showPanel(<ClientSecret client={client} />, {
+          title: 'Client created',
+        }),
+    }),
+  );
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      {creation.error ? (
+        <Alert tone="danger">
+          {isApiError(creation.error)
+            ? creation.error.message
+            : 'The server could not be reached. Please try again.'}
+        </Alert>
+      ) : null}
+      <Field
+        label="Name"
+        hint="A name to recognise this client, e.g. the system that sends with it."
+        error={errors.name?.message ?? ''}
+        inputProps={{ ...register('name'), autoComplete: 'off' }}
+      />
+      <div className="form-actions-inline">
+        <Button type="submit" variant="primary" pending={creation.isPending}>
+          Create Client
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,187 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { server } from '../../../testing/msw-server';
+import { currentPath, renderApp } from '../../../testing/render-app';
+import { shellRoutes } from '../../../testing/shell-stubs';
+import { stubFetch } from '../../../testing/stub-fetch';
+import { makeBalance, makeClient } from '../../../testing/test-data';
+import { firstProblem } from './sms-form';
+
+const client = makeClient();
+const smsPath = `/api/clients/${client.id}/messages/sms`;
+
+function preview() {
+  const text = within(
+    screen.getByRole('region', { name: 'JSON preview' }),
+  ).getByText(/"sender"/).textContent;
+  return JSON.parse(text ?? '{}') as Record<string, string>;
+}
+
+describe('SMS form', () => {
+  it('/messaging goes to /messaging/sms; the sender is the short name and read-only', async () => {
+    stubFetch(shellRoutes());
+    renderApp('/messaging', { loggedIn: true });
+    const sender = await screen.findByLabelText('Sender');
+    expect(currentPath()).toBe('/messaging/sms');
+    expect(sender).toHaveValue('Skyline');
+    expect(sender).toHaveAttribute('readonly');
+    expect(screen.getByLabelText('Recipient')).toHaveAccessibleDescription(
+      /phone number with its country code/,
+    );
+    expect(screen.getByLabelText('Body')).toBeInTheDocument();
+    expect(screen.getByLabelText('Reference')).toBeInTheDocument();
+  });
+
+  it('previews the form as JSON, live, with the recipient cleaned', async () => {
+    stubFetch(shellRoutes());
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    await user.type(
+      await screen.findByLabelText('Recipient'),
+      '+44 (0)7700-900.123',
+    );
+    await user.type(screen.getByLabelText('Body'), 'Hi');
+    expect(preview()).toEqual({
+      sender: 'Skyline',
+      recipient: '44(0)7700900123',
+      body: 'Hi',
+      reference: '',
+    });
+  });
+
+  it('checks sender, then recipient, then body; the reference may be empty', () => {
+    const empty = { sender: '', recipient: '', body: '', reference: '' };
+    expect(firstProblem(empty)).toBe('Sender cannot be empty');
+    expect(firstProblem({ ...empty, sender: 'S' })).toBe(
+      'Recipient cannot be empty',
+    );
+    expect(firstProblem({ ...empty, sender: 'S', recipient: '1' })).toBe(
+      'Body cannot be empty',
+    );
+    expect(
+      firstProblem({ ...empty, sender: 'S', recipient: '1', body: 'b' }),
+    ).toBeNull();
+  });
+
+  it('alerts in the order sender, recipient, body and sends nothing', async () => {
+    const { requests } = stubFetch(shellRoutes());
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    const send = await screen.findByRole('button', { name: 'Send SMS' });
+    await user.click(send);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Recipient cannot be empty',
+    );
+    await user.type(screen.getByLabelText('Recipient'), '+44 7700 900123');
+    await user.click(send);
+    expect(screen.getByRole('alert')).toHaveTextContent('Body cannot be empty');
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it("sends the cleaned recipient, says 'SMS Sent', resets the form and reloads the balance", async () => {
+    let amount = 12.5;
+    const { requests } = stubFetch({
+      ...shellRoutes(),
+      [`GET /api/clients/${client.id}/balances/default`]: () => ({
+        body: makeBalance({ amount }),
+      }),
+      [`POST ${smsPath}`]: () => {
+        amount = 12.45;
+        return { status: 201, body: { id: 'm1' } };
+      },
+    });
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    const balance = within(
+      await screen.findByRole('region', { name: 'Balance' }),
+    );
+    expect(await balance.findByText('EUR 12.50')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Recipient'), '+44 7700-900.123');
+    await user.type(screen.getByLabelText('Body'), 'Hello there');
+    await user.type(screen.getByLabelText('Reference'), 'order-7');
+    await user.click(screen.getByRole('button', { name: 'Send SMS' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent('SMS Sent');
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+      sender: 'Skyline',
+      recipient: '447700900123',
+      body: 'Hello there',
+      reference: 'order-7',
+    });
+    expect(screen.getByLabelText('Recipient')).toHaveValue('');
+    expect(screen.getByLabelText('Body')).toHaveValue('');
+    expect(screen.getByLabelText('Sender')).toHaveValue('Skyline');
+    expect(await balance.findByText('EUR 12.45')).toBeInTheDocument();
+  });
+
+  it("402 alerts 'Failed to send. Not enough Balance.' and keeps the form", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    stubFetch(shellRoutes());
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    await user.type(await screen.findByLabelText('Recipient'), '447700900123');
+    await user.type(screen.getByLabelText('Body'), 'Hello');
+    vi.mocked(globalThis.fetch).mockRestore();
+    server.use(
+      http.post(smsPath, () =>
+        HttpResponse.json(
+          {
+            statusCode: 402,
+            error: 'Payment Required',
+            message: 'Not enough balance',
+          },
+          { status: 402 },
+        ),
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Send SMS' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to send. Not enough Balance.',
+    );
+    expect(screen.getByLabelText('Body')).toHaveValue('Hello');
+  });
+
+  it('counts segments live: encoding, room left, price, balance after, and UCS-2 culprits', async () => {
+    stubFetch(shellRoutes());
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    const body = await screen.findByLabelText('Body');
+    await within(screen.getByRole('region', { name: 'Balance' })).findByText(
+      'EUR 12.50',
+    );
+    const facts = () => {
+      const grid = screen.getByText('Encoding').closest('dl');
+      return Object.fromEntries(
+        within(grid as HTMLElement)
+          .getAllByRole('term')
+          .map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
+      );
+    };
+    await user.type(body, 'Hello');
+    expect(facts()).toEqual({
+      Encoding: 'GSM-7',
+      'Left in segment': '155',
+      Segments: '1',
+      Price: 'EUR 0.05',
+      'Balance after sending': 'EUR 12.45',
+    });
+    await user.type(body, ' ünd €');
+    // € is a GSM-7 extension character (two septets); ü is in the basic set.
+    expect(facts()['Left in segment']).toBe(String(160 - 12));
+    await user.type(body, ' 😀');
+    expect(facts()).toMatchObject({
+      Encoding: 'UCS-2',
+      'Left in segment': String(70 - 14),
+    });
+    expect(screen.getByText(/UCS-2 because of/)).toHaveTextContent(
+      'UCS-2 because of: 😀',
+    );
+    await user.clear(body);
+    await user.type(body, 'x'.repeat(161));
+    expect(facts()).toMatchObject({ Segments: '2', Price: 'EUR 0.10' });
+  });
+
+  it('asks for a client first when there is none', async () => {
+    stubFetch(shellRoutes({ clients: [] }));
+    renderApp('/messaging/sms', { loggedIn: true });
+    expect(
+      await screen.findByText('You need a client to send messages.'),
+    ).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,77 @@
+import {
+  createClientViaApi,
+  expect,
+  expectNoSeriousA11yViolations,
+  grantCreditViaApi,
+  loginAs,
+  test,
+} from './fixtures.ts';
+
+/** axe on every customer screen and overlay: no serious or critical violation. */
+test('every customer screen passes axe', async ({ page, user, request }) => {
+  test.setTimeout(90_000);
+  const client = await createClientViaApi(request, user, 'Web shop');
+  await grantCreditViaApi(request, client.id, '5');
+  await loginAs(page, user);
+
+  const screens: [string, string][] = [
+    ['/quickstart', 'Quick Start'],
+    ['/clients', 'My Clients'],
+    [`/clients/${client.id}`, 'My Client'],
+    ['/billing/balance', 'Balance'],
+    ['/billing/paymentMethods', 'Payment Methods'],
+    ['/messaging/sms', 'Send an SMS'],
+    ['/users/me', 'My User'],
+    ['/users/me/password', 'Change Password'],
+    ['/no-such-page', 'Page Not Found'],
+  ];
+  for (const [path, heading] of screens) {
+    await page.goto(`/#${path}`);
+    await expect(
+      page.getByRole('heading', { name: heading, exact: true, level: 1 }),
+    ).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expectNoSeriousA11yViolations(page);
+  }
+
+  // Overlays: the side panel with a secret, the confirmation dialog, the user menu.
+  await page.goto('/#/clients');
+  await page.getByRole('button', { name: 'New Client' }).click();
+  await page.getByRole('dialog').getByLabel('Name').fill('Another');
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: 'Create Client' })
+    .click();
+  await expect(
+    page.getByRole('dialog', { name: 'Client created' }),
+  ).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('button', { name: 'Close Panel' }).click();
+
+  await page.getByRole('button', { name: `Hello ${user.firstName}` }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('the phone layout passes axe with the menu open', async ({
+  page,
+  user,
+}) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await loginAs(page, user);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Quick Start' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  // Nothing overflows sideways at 375 px.
+  const overflow = await page.evaluate(
+    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+  );
+  expect(overflow).toBe(0);
+  await nav.getByRole('link', { name: 'Messaging' }).click();
+  await expect(page).toHaveURL(/#\/messaging\/sms$/);
+  await expect(nav.getByRole('link', { name: 'Quick Start' })).toBeHidden();
+});
