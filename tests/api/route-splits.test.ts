@@ -39,7 +39,7 @@ describe('POST /api/admin/routes/split', () => {
     });
   });
 
-  it('keeps a given weight, including 0', async () => {
+  it('keeps a given weight, including 0, and takes a numeric string from a form', async () => {
     const { userId, clientId } = await customerWithClient();
     const admin = adminHttp(server.url);
     for (const weight of [0, 25, 1000]) {
@@ -52,6 +52,14 @@ describe('POST /api/admin/routes/split', () => {
       expect(created.status).toBe(201);
       expect(created.body.weight).toBe(weight);
     }
+    const fromForm = await admin.post('/api/admin/routes/split', {
+      userId,
+      clientId,
+      deliveryMethod: 'MELROSE_SMPP',
+      weight: '15',
+    });
+    expect(fromForm.status).toBe(201);
+    expect(fromForm.body.weight).toBe(15);
   });
 
   it('refuses a bad delivery method or weight with 400', async () => {
@@ -65,6 +73,10 @@ describe('POST /api/admin/routes/split', () => {
       { ...base, weight: 1001 },
       { ...base, weight: 2.5 },
       { ...base, weight: 'heavy' },
+      { ...base, weight: null },
+      { ...base, weight: true },
+      { ...base, weight: [5] },
+      { ...base, weight: '' },
       { ...base, userId: 'nope' },
       { ...base, clientId: undefined },
     ]) {

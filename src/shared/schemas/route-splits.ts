@@ -9,11 +9,19 @@ import { IdSchema, ListMetaSchema } from './common.ts';
 export const DeliveryMethodSchema = z.enum(DELIVERY_METHODS, {
   message: `Delivery method must be one of ${DELIVERY_METHODS.join(', ')}`,
 });
-export const WeightSchema = z.coerce
-  .number()
-  .int('Weight must be an integer')
-  .min(0, 'Weight must not be negative')
-  .max(MAX_ROUTE_WEIGHT, `Weight must be at most ${MAX_ROUTE_WEIGHT}`);
+/**
+ * A number, or a numeric string from a form field. Not z.coerce: it would turn a JSON null,
+ * true, "" or [5] into a weight instead of refusing the wrong type.
+ */
+export const WeightSchema = z.preprocess(
+  (value) =>
+    typeof value === 'string' && value.trim() !== '' ? Number(value) : value,
+  z
+    .number()
+    .int('Weight must be an integer')
+    .min(0, 'Weight must not be negative')
+    .max(MAX_ROUTE_WEIGHT, `Weight must be at most ${MAX_ROUTE_WEIGHT}`),
+);
 
 export const RouteSplitSchema = z
   .object({
