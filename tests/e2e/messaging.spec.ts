@@ -1,4 +1,6 @@
 import {
+  ADMIN,
+  basicAuth,
   createClientViaApi,
   expect,
   grantCreditViaApi,
@@ -111,4 +113,32 @@ test.describe('Messaging', () => {
         .getByText('EUR 0.00'),
     ).toBeVisible();
   });
+});
+
+test('a 403 (the SMS role removed) logs out and goes to /login', async ({
+  page,
+  user,
+  request,
+}) => {
+  const client = await createClientViaApi(request, user);
+  await grantCreditViaApi(request, client.id, '1');
+  const removed = await request.put(
+    `/api/admin/users/${user.id}/roles/remove`,
+    {
+      headers: { authorization: basicAuth(ADMIN.email, ADMIN.password) },
+      data: { role: 'ROLE_SMS_CREATE' },
+    },
+  );
+  expect(removed.status(), await removed.text()).toBeLessThan(300);
+  await loginAs(page, user);
+  await page.goto('/#/messaging/sms');
+  await page.getByLabel('Recipient').fill('447700900123');
+  await page.getByLabel('Body').fill('Not allowed');
+  await page.getByRole('button', { name: 'Send SMS' }).click();
+  await expect(page).toHaveURL(/#\/login$/);
+  await expect(page.getByRole('alert')).toHaveText(
+    'Your account is not allowed to do that. Please log in again.',
+  );
+  const stored = await page.evaluate(() => localStorage.getItem('password'));
+  expect(stored).toBeNull();
 });

@@ -138,7 +138,13 @@ function ClientNameForm({
       <Field
         label="Name"
         error={errors.name?.message ?? ''}
-        inputProps={{ ...register('name'), autoComplete: 'off' }}
+        inputProps={{
+          ...register('name'),
+          autoComplete: 'off',
+          onKeyDown: (event) => {
+            if (event.key === 'Escape') onDone();
+          },
+        }}
       />
       <div className="form-actions-inline">
         <Button type="submit" variant="primary" pending={update.isPending}>

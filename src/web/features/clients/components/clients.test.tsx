@@ -156,6 +156,13 @@ describe('My Client', () => {
     expect(
       screen.getByRole('button', { name: /Web shop/ }),
     ).toBeInTheDocument();
+    // Escape cancels too.
+    await user.click(screen.getByRole('button', { name: /Web shop/ }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByLabelText('Name')).toBeNull();
+    expect(
+      screen.getByRole('button', { name: /Web shop/ }),
+    ).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: /Web shop/ }));
     await user.clear(screen.getByLabelText('Name'));

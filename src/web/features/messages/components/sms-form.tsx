@@ -80,16 +80,6 @@ export function SmsForm({
   return (
     <div className="sms-layout">
       <form className="card stack" onSubmit={onSubmit} noValidate>
-        {problem ? (
-          <Alert tone="danger" onDismiss={() => setProblem(null)}>
-            {problem}
-          </Alert>
-        ) : null}
-        {send.error ? (
-          <Alert tone="danger" onDismiss={() => send.reset()}>
-            {failureText(send.error)}
-          </Alert>
-        ) : null}
         <Field
           label="Sender"
           hint="Messages are sent under the provider's name."
@@ -120,6 +110,17 @@ export function SmsForm({
           hint="Optional: your own id for this message."
           inputProps={{ ...register('reference'), autoComplete: 'off' }}
         />
+        {/* Beside the Send button, where the eye is after clicking it. */}
+        {problem ? (
+          <Alert tone="danger" onDismiss={() => setProblem(null)}>
+            {problem}
+          </Alert>
+        ) : null}
+        {send.error ? (
+          <Alert tone="danger" onDismiss={() => send.reset()}>
+            {failureText(send.error)}
+          </Alert>
+        ) : null}
         <div className="form-actions-inline">
           <Button type="submit" variant="primary" pending={send.isPending}>
             Send SMS
