@@ -45,6 +45,9 @@ export async function openPostgres(
   poolSize = 20,
 ): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle connection dropped by the server (restart, failover) is discarded by the pool;
+  // without a listener its 'error' event would be thrown and take the whole process down.
+  pool.on('error', () => undefined);
   // Fail at start, not on the first request, when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
