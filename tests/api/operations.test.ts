@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRoutes, roleMatrix } from '../../scripts/role-matrix.ts';
-import { httpClient } from '../support/http.ts';
+import { httpClient, uniqueEmail } from '../support/http.ts';
 import {
   launchServer,
   spawnServer,
@@ -210,6 +212,44 @@ describe('the server process', () => {
       for (const name of names) expect(server.output()).toContain(`${name}:`);
     },
     30_000,
+  );
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'survives PostgreSQL closing its idle connections (restart, failover)',
+    async () => {
+      const serverUrl = process.env.TEST_DATABASE_URL ?? '';
+      const name = `ops_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      const server = await spawnServer({ DATABASE_URL: url.toString() });
+      try {
+        const anon = httpClient(server.url);
+        const register = (email: string) =>
+          anon.post('/api/register', {
+            email,
+            password: 'password-123',
+            firstName: 'Fail',
+            lastName: 'Over',
+          });
+        expect((await register(uniqueEmail())).status).toBe(201);
+        const killed = await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        );
+        expect(killed.rowCount).toBeGreaterThan(0);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(server.child.exitCode).toBeNull();
+        expect((await register(uniqueEmail())).status).toBe(201);
+      } finally {
+        await stopServer(server);
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+    60_000,
   );
 
   it('exits non-zero with a clear message when the port is taken', async () => {

@@ -35,7 +35,20 @@ async function freshDatabaseUrl(): Promise<{
     async drop() {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // pool.end() resolves before the server has closed its sessions; FORCE would kill them
+      // and their clients would throw an uncaught "terminating connection". Wait for them.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await c.query(`DROP DATABASE IF EXISTS ${name}`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || attempt >= 50) {
+            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
       await c.end();
     },
   };
