@@ -62,6 +62,12 @@ test('the phone layout passes axe with the menu open', async ({
 }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await loginAs(page, user);
+  // A user without clients is sent on to Quick Start, and any navigation closes the drawer:
+  // open it only once the shell has settled there.
+  await expect(page).toHaveURL(/#\/quickstart$/);
+  await expect(
+    page.getByRole('heading', { name: 'Quick Start' }),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Menu' }).click();
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Quick Start' })).toBeVisible();
