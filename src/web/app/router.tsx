@@ -39,6 +39,15 @@ const redirectTo = (path: string): RouteObject => ({
   element: null,
 });
 
+/** Any unknown route inside a shell (spec §2). */
+const notFound: RouteObject = {
+  path: '*',
+  lazy: screen(
+    () => import('./routes/not-found'),
+    (m) => m.NotFoundRoute,
+  ),
+};
+
 export const routes: RouteObject[] = [
   {
     Component: RootLayout,
@@ -136,13 +145,34 @@ export const routes: RouteObject[] = [
               (m) => m.ClientRoute,
             ),
           },
+          notFound,
+        ],
+      },
+      {
+        // Its own lazy chunks: customers never download admin code.
+        path: paths.admin,
+        loader: requireLogin,
+        lazy: screen(
+          () => import('./routes/admin-shell'),
+          (m) => m.AdminShellRoute,
+        ),
+        children: [
+          redirectTo(paths.adminClients),
           {
-            path: '*',
+            path: paths.adminClients,
             lazy: screen(
-              () => import('./routes/not-found'),
-              (m) => m.NotFoundRoute,
+              () => import('./routes/admin-clients'),
+              (m) => m.AdminClientsRoute,
             ),
           },
+          {
+            path: '/admin/clients/:clientId',
+            lazy: screen(
+              () => import('./routes/admin-client'),
+              (m) => m.AdminClientRoute,
+            ),
+          },
+          notFound,
         ],
       },
     ],

@@ -25,3 +25,10 @@ export const customerNav: NavItem[] = [
   },
   { type: 'item', name: 'Insights', alert: NOT_AVAILABLE },
 ];
+
+/** The admin sidebar (spec §2): Pricing has no link and no screen. */
+export const adminNav: NavItem[] = [
+  { type: 'item', name: 'Clients', url: paths.adminClients },
+  { type: 'item', name: 'Users', url: paths.adminUsers },
+  { type: 'item', name: 'Pricing' },
+];

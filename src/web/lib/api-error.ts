@@ -30,3 +30,10 @@ export function isApiError(error: unknown, status?: number): error is ApiError {
 export function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError;
 }
+
+/** What to tell the user about a failed call: the server's message, or that it was unreachable. */
+export function errorText(error: unknown): string {
+  return isApiError(error)
+    ? error.message
+    : 'The server could not be reached. Please try again.';
+}

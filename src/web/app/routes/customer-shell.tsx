@@ -1,15 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Outlet, useNavigate } from 'react-router';
 import { ShellLayout } from '../../components/layouts/shell-layout';
 import { Sidebar } from '../../components/layouts/sidebar';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Skeleton } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toaster';
 import { customerNav } from '../../config/nav';
 import { paths } from '../../config/paths';
-import { logout } from '../../features/auth/logout';
 import { BalanceWidget } from '../../features/balances/components/balance-widget';
 import { useClients } from '../../features/clients/api/get-clients';
 import { ClientSelector } from '../../features/clients/components/client-selector';
@@ -23,8 +21,7 @@ import { isApiError } from '../../lib/api-error';
 import { setAuthNotice } from '../../lib/auth-notice';
 import { readClientId, saveClientId } from '../../lib/client-id-store';
 import { CurrentClientContext } from '../current-client';
-
-export const LOGOUT_QUESTION = 'Are you sure you want to logout?';
+import { MenuButton, useDrawer, useLogoutConfirmation } from '../shell-chrome';
 
 /**
  * The customer shell (spec §2, §4): loads the user and the clients, picks the current client,
@@ -32,16 +29,14 @@ export const LOGOUT_QUESTION = 'Are you sure you want to logout?';
  */
 export function CustomerShellRoute() {
   const navigate = useNavigate();
-  const location = useLocation();
   const toast = useToast();
   const me = useMe();
   const clients = useClients();
 
   const [storedClientId, setStoredClientId] = useState(readClientId);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  // The drawer belongs to one location: any navigation closes it.
-  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
-  const [confirmLogout, setConfirmLogout] = useState(false);
+  const drawer = useDrawer();
+  const logoutConfirmation = useLogoutConfirmation();
 
   const list = useMemo(() => clients.data?.clients ?? [], [clients.data]);
   const currentClient =
@@ -97,21 +92,11 @@ export function CustomerShellRoute() {
     });
   }
 
-  const menuOpen = menuOpenAt === location.key;
   const ready = me.isSuccess && clients.isSuccess;
 
   const navbar = (
     <>
-      <button
-        type="button"
-        className="icon-button menu-button"
-        aria-label="Menu"
-        aria-expanded={menuOpen}
-        aria-controls="sidebar"
-        onClick={() => setMenuOpenAt(menuOpen ? null : location.key)}
-      >
-        <span aria-hidden="true" className="hamburger" />
-      </button>
+      <MenuButton open={drawer.open} onToggle={drawer.toggle} />
       <Link to={paths.home} className="brand">
         <ProductName />
       </Link>
@@ -125,7 +110,7 @@ export function CustomerShellRoute() {
         <UserMenu
           firstName={me.data?.firstName}
           loading={me.isPending}
-          onLogout={() => setConfirmLogout(true)}
+          onLogout={logoutConfirmation.ask}
         />
       </div>
     </>
@@ -158,8 +143,8 @@ export function CustomerShellRoute() {
         navbar={navbar}
         sidebar={sidebar}
         footer={<PoweredBy />}
-        menuOpen={menuOpen}
-        onCloseMenu={() => setMenuOpenAt(null)}
+        menuOpen={drawer.open}
+        onCloseMenu={drawer.close}
       >
         {loadError ? (
           <Alert tone="danger">
@@ -180,17 +165,7 @@ export function CustomerShellRoute() {
           <PageSkeleton />
         )}
       </ShellLayout>
-      <ConfirmDialog
-        open={confirmLogout}
-        text={LOGOUT_QUESTION}
-        onCancel={() => setConfirmLogout(false)}
-        onConfirm={() => {
-          setConfirmLogout(false);
-          logout();
-          setAuthNotice({ tone: 'success', text: 'You have been logged out.' });
-          navigate(paths.login);
-        }}
-      />
+      {logoutConfirmation.dialog}
     </CurrentClientContext>
   );
 }

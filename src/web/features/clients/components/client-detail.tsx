@@ -12,7 +12,7 @@ import { Field } from '../../../components/ui/field';
 import { usePanel } from '../../../components/ui/side-panel';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
-import { isApiError } from '../../../lib/api-error';
+import { errorText, isApiError } from '../../../lib/api-error';
 import { useDeleteClient } from '../api/delete-client';
 import { useClient } from '../api/get-client';
 import { useResetSecret } from '../api/reset-secret';
@@ -25,12 +25,6 @@ export const RESET_SECRET_QUESTION =
 export const DELETE_CLIENT_QUESTION =
   'Are you sure you want to permanently delete the client?';
 export const CLIENT_DELETED = 'The client has been deleted';
-
-function errorText(error: unknown): string {
-  return isApiError(error)
-    ? error.message
-    : 'The server could not be reached. Please try again.';
-}
 
 /** /clients/{id}: the card (click to rename), Reset Secret and Delete Client (spec §2, §4). */
 export function ClientDetail({

@@ -1,0 +1,62 @@
+import { useParams } from 'react-router';
+import { Alert } from '../../components/ui/alert';
+import { ButtonLink } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/page-header';
+import { Skeleton } from '../../components/ui/spinner';
+import { paths } from '../../config/paths';
+import { useAdminClient } from '../../features/admin-clients/api/get-admin-client';
+import { AdminBalanceCard } from '../../features/admin-clients/components/admin-balance-card';
+import { AdminClientCard } from '../../features/admin-clients/components/admin-client-card';
+import { RouteSplitList } from '../../features/route-splits/components/route-split-list';
+import { errorText, isApiError } from '../../lib/api-error';
+
+/** /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2). */
+export function AdminClientRoute() {
+  const { clientId = '' } = useParams();
+  const client = useAdminClient(clientId);
+
+  if (client.isPending) {
+    return (
+      <div className="stack" aria-busy="true">
+        <span className="sr-only">Loading the client</span>
+        <Skeleton width="12em" height="28px" />
+        <div className="card-grid">
+          <Skeleton height="140px" />
+          <Skeleton height="140px" />
+        </div>
+        <Skeleton height="120px" />
+      </div>
+    );
+  }
+  if (client.isError) {
+    return (
+      <>
+        <PageHeader title="Client" />
+        <Alert tone="danger">
+          {isApiError(client.error, 404)
+            ? 'This client does not exist or has been deleted.'
+            : errorText(client.error)}
+        </Alert>
+      </>
+    );
+  }
+
+  return (
+    <div className="stack">
+      <PageHeader
+        title={client.data.name}
+        description="Client"
+        actions={
+          <ButtonLink to={paths.adminUser(client.data.userId)}>
+            View User
+          </ButtonLink>
+        }
+      />
+      <div className="card-grid">
+        <AdminClientCard client={client.data} />
+        <AdminBalanceCard clientId={client.data.id} />
+      </div>
+      <RouteSplitList client={client.data} />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { ConfirmDialog } from '../components/ui/confirm-dialog';
+import { paths } from '../config/paths';
+import { logout } from '../features/auth/logout';
+import { setAuthNotice } from '../lib/auth-notice';
+
+/** The navbar pieces both shells share: the phone drawer and the logout confirmation. */
+
+export const LOGOUT_QUESTION = 'Are you sure you want to logout?';
+
+/** The sidebar drawer of small screens; it belongs to one location, so any navigation closes it. */
+export function useDrawer() {
+  const location = useLocation();
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === location.key;
+  return {
+    open,
+    toggle: () => setOpenAt(open ? null : location.key),
+    close: () => setOpenAt(null),
+  };
+}
+
+export function MenuButton({
+  open,
+  onToggle,
+}: {
+  open: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button menu-button"
+      aria-label="Menu"
+      aria-expanded={open}
+      aria-controls="sidebar"
+      onClick={onToggle}
+    >
+      <span aria-hidden="true" className="hamburger" />
+    </button>
+  );
+}
+
+/** Logout asks first (spec §2); OK clears the credentials and goes to /login. */
+export function useLogoutConfirmation(): {
+  ask: () => void;
+  dialog: ReactNode;
+} {
+  const navigate = useNavigate();
+  const [asking, setAsking] = useState(false);
+  const dialog = (
+    <ConfirmDialog
+      open={asking}
+      text={LOGOUT_QUESTION}
+      onCancel={() => setAsking(false)}
+      onConfirm={() => {
+        setAsking(false);
+        logout();
+        setAuthNotice({ tone: 'success', text: 'You have been logged out.' });
+        navigate(paths.login);
+      }}
+    />
+  );
+  return { ask: () => setAsking(true), dialog };
+}

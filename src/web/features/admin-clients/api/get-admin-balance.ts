@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Balance } from '../../../../shared/schemas/balances';
+import { api, unwrap } from '../../../lib/api-client';
+
+export async function getAdminBalance(clientId: string): Promise<Balance> {
+  return unwrap(
+    await api.get<Balance>(
+      `/admin/clients/${encodeURIComponent(clientId)}/balances/default`,
+    ),
+  );
+}
+
+export const adminBalanceQueryOptions = (clientId: string) =>
+  queryOptions({
+    queryKey: ['admin', 'balances', 'default', clientId],
+    queryFn: () => getAdminBalance(clientId),
+  });
+
+export function useAdminBalance(clientId: string) {
+  return useQuery(adminBalanceQueryOptions(clientId));
+}

@@ -1,0 +1,41 @@
+import {
+  keepPreviousData,
+  queryOptions,
+  useQuery,
+} from '@tanstack/react-query';
+import { CLIENT_PAGE_SIZE } from '../../../../shared/limits';
+import type { ClientList } from '../../../../shared/schemas/clients';
+import { api, unwrap } from '../../../lib/api-client';
+
+export interface AdminClientsQuery {
+  offset?: number;
+  /** 30 by default (spec §9); a user's clients are asked 300 at a time. */
+  count?: number;
+  userId?: string;
+}
+
+export async function getAdminClients({
+  offset = 0,
+  count = CLIENT_PAGE_SIZE,
+  userId,
+}: AdminClientsQuery): Promise<ClientList> {
+  return unwrap(
+    await api.get<ClientList>('/admin/clients', {
+      query: { count, offset, userId },
+    }),
+  );
+}
+
+export const adminClientsQueryOptions = (query: AdminClientsQuery) =>
+  queryOptions({
+    queryKey: ['admin', 'clients', 'list', query],
+    queryFn: () => getAdminClients(query),
+  });
+
+/** A page of every client; the previous page stays on screen while the next one loads. */
+export function useAdminClients(query: AdminClientsQuery) {
+  return useQuery({
+    ...adminClientsQueryOptions(query),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,37 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Balance } from '../../../../shared/schemas/balances';
+import { api, unwrap } from '../../../lib/api-client';
+import { adminBalanceQueryOptions } from './get-admin-balance';
+
+/** `amount` is decimal text: it reaches the server's numeric column without a float in between. */
+export async function giveFreeCredit(input: {
+  clientId: string;
+  balanceId: string;
+  amount: string;
+}): Promise<Balance> {
+  const client = encodeURIComponent(input.clientId);
+  const balance = encodeURIComponent(input.balanceId);
+  return unwrap(
+    await api.post<Balance>(
+      `/admin/clients/${client}/balances/${balance}/freecredit`,
+      { body: { amount: input.amount } },
+    ),
+  );
+}
+
+export function useGiveFreeCredit(clientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: giveFreeCredit,
+    onSuccess: (balance) => {
+      queryClient.setQueryData(
+        adminBalanceQueryOptions(clientId).queryKey,
+        balance,
+      );
+      // The customer's own balance widget shows the same balance.
+      return queryClient.invalidateQueries({
+        queryKey: ['balances', 'default', clientId],
+      });
+    },
+  });
+}

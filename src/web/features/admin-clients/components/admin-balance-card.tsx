@@ -1,0 +1,162 @@
+import { useState, type FormEvent } from 'react';
+import { formatMoney, parseDecimal } from '../../../../shared/money';
+import type { Balance } from '../../../../shared/schemas/balances';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Field } from '../../../components/ui/field';
+import { usePanel } from '../../../components/ui/side-panel';
+import { Skeleton } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toaster';
+import { errorText } from '../../../lib/api-error';
+import { formatDate } from '../../clients/components/client-card';
+import { useAdminBalance } from '../api/get-admin-balance';
+import { useGiveFreeCredit } from '../api/give-free-credit';
+
+export const freeCreditQuestion = (amount: string) =>
+  `Are you sure you want to give ${amount} free credit to the client?`;
+
+/**
+ * The Balance card of the admin client page (spec §2, §3): the balance id is labelled Client
+ * ID; a click opens the free-credit panel.
+ */
+export function AdminBalanceCard({ clientId }: { clientId: string }) {
+  const balance = useAdminBalance(clientId);
+  const panel = usePanel();
+
+  if (balance.isPending) {
+    return (
+      <div className="card" aria-busy="true">
+        <span className="sr-only">Loading the balance</span>
+        <Skeleton width="6em" />
+        <Skeleton width="9em" height="32px" />
+        <Skeleton height="40px" />
+      </div>
+    );
+  }
+  if (balance.isError) {
+    return (
+      <div className="card">
+        <div className="balance-label">Balance</div>
+        <Alert tone="danger">{errorText(balance.error)}</Alert>
+      </div>
+    );
+  }
+
+  const current = balance.data;
+  return (
+    <button
+      type="button"
+      className="card card-link"
+      aria-label={`Balance ${formatMoney(current.currency, current.amount)}: give free credit`}
+      onClick={() =>
+        panel.showPanel(
+          <FreeCreditForm
+            clientId={clientId}
+            balance={current}
+            onDone={panel.closePanel}
+          />,
+          { title: 'Free Credit' },
+        )
+      }
+    >
+      <span className="row">
+        <span className="balance-label">Balance</span>
+        <span className="muted edit-hint">Click to give free credit</span>
+      </span>
+      <span className="balance-amount amount">
+        {formatMoney(current.currency, current.amount)}
+      </span>
+      <span className="details">
+        <span className="dt">Client ID</span>
+        <span className="dd mono">{current.id}</span>
+        <span className="dt">Updated</span>
+        <span className="dd">{formatDate(current.dateUpdated)}</span>
+      </span>
+    </button>
+  );
+}
+
+/** Amount, then a confirmation naming it, then the grant (spec §4, §5, §8). */
+export function FreeCreditForm({
+  clientId,
+  balance,
+  onDone,
+}: {
+  clientId: string;
+  balance: Balance;
+  onDone: () => void;
+}) {
+  const toast = useToast();
+  const grant = useGiveFreeCredit(clientId);
+  const [text, setText] = useState('');
+  const [error, setError] = useState('');
+  // The amount waiting for confirmation, as canonical decimal text (never a float).
+  const [pendingAmount, setPendingAmount] = useState<string | null>(null);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const amount = parseDecimal(text);
+    if (amount === null || /^0(\.0*)?$/.test(amount)) {
+      setError('Enter an amount above 0, such as 25 or 12.50.');
+      return;
+    }
+    setError('');
+    setPendingAmount(amount);
+  }
+
+  function confirm(amount: string) {
+    setPendingAmount(null);
+    grant.mutate(
+      { clientId, balanceId: balance.id, amount },
+      {
+        onSuccess: (updated) => {
+          onDone();
+          toast.show(
+            `Free credit given. The balance is now ${formatMoney(updated.currency, updated.amount)}.`,
+            { tone: 'success' },
+          );
+        },
+      },
+    );
+  }
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <p className="muted">
+        Current balance{' '}
+        <strong className="amount">
+          {formatMoney(balance.currency, balance.amount)}
+        </strong>
+      </p>
+      {grant.error ? (
+        <Alert tone="danger">{errorText(grant.error)}</Alert>
+      ) : null}
+      <Field
+        label="Amount"
+        hint={`In ${balance.currency}, up to 4 decimal places`}
+        error={error}
+        inputProps={{
+          value: text,
+          onChange: (event) => setText(event.target.value),
+          inputMode: 'decimal',
+          autoComplete: 'off',
+        }}
+      />
+      <div className="form-actions-inline">
+        <Button type="submit" variant="primary" pending={grant.isPending}>
+          Give Free Credit
+        </Button>
+        <Button onClick={onDone} disabled={grant.isPending}>
+          Cancel
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={pendingAmount !== null}
+        text={freeCreditQuestion(pendingAmount ?? '')}
+        onCancel={() => setPendingAmount(null)}
+        onConfirm={() => pendingAmount && confirm(pendingAmount)}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,104 @@
+import type { Client } from '../../../../shared/schemas/clients';
+import type { RouteSplit } from '../../../../shared/schemas/route-splits';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { usePanel } from '../../../components/ui/side-panel';
+import { Skeleton } from '../../../components/ui/spinner';
+import { errorText } from '../../../lib/api-error';
+import { useRouteSplits } from '../api/get-route-splits';
+import { trafficShares } from '../traffic-share';
+import { RouteSplitForm } from './route-split-form';
+
+/**
+ * A client's Route Splits (spec §2): New Route Split, and a click on a split opens it to
+ * edit or delete. Each split shows its share of the client's traffic.
+ */
+export function RouteSplitList({ client }: { client: Client }) {
+  const splits = useRouteSplits(client.id);
+  const panel = usePanel();
+
+  function open(split?: RouteSplit) {
+    panel.showPanel(
+      <RouteSplitForm
+        client={client}
+        split={split}
+        onDone={panel.closePanel}
+      />,
+      { title: split ? 'Route Split' : 'New Route Split' },
+    );
+  }
+
+  return (
+    <section className="stack-sm" aria-labelledby="route-splits-title">
+      <div className="section-header">
+        <h2 id="route-splits-title" className="section-title">
+          Route Splits
+        </h2>
+        <Button variant="primary" size="sm" onClick={() => open()}>
+          New Route Split
+        </Button>
+      </div>
+      {splits.isPending ? (
+        <div aria-busy="true">
+          <span className="sr-only">Loading route splits</span>
+          <Skeleton height="96px" />
+        </div>
+      ) : splits.isError ? (
+        <Alert tone="danger">{errorText(splits.error)}</Alert>
+      ) : splits.data.length === 0 ? (
+        <div className="card empty-state">
+          <p className="empty-text">This client has no route splits.</p>
+        </div>
+      ) : (
+        <SplitTable splits={splits.data} onOpen={open} />
+      )}
+    </section>
+  );
+}
+
+function SplitTable({
+  splits,
+  onOpen,
+}: {
+  splits: RouteSplit[];
+  onOpen: (split: RouteSplit) => void;
+}) {
+  const shares = trafficShares(splits);
+  return (
+    <div className="table-wrap card">
+      <table className="table">
+        <caption className="sr-only">Route splits</caption>
+        <thead>
+          <tr>
+            <th scope="col">Delivery method</th>
+            <th scope="col" className="numeric">
+              Weight
+            </th>
+            <th scope="col" className="numeric">
+              Share
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {splits.map((split) => (
+            <tr key={split.id} className="row-link">
+              <td>
+                {/* Stretched over the row: clicking anywhere on it opens the split. */}
+                <button
+                  type="button"
+                  className="row-link-target link-button"
+                  aria-label={`${split.deliveryMethod}, weight ${split.weight}: edit or delete`}
+                  onClick={() => onOpen(split)}
+                >
+                  {split.deliveryMethod}
+                </button>
+              </td>
+              <td className="numeric tabular">{split.weight}</td>
+              <td className="numeric tabular">{shares.get(split.id)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
