@@ -2,7 +2,9 @@
  * `node bench/web.ts`: builds the console, then prints what the first load of `/#/login`
  * costs: the JavaScript it loads (files, raw and gzip bytes; budget 150 KB gzip) and the
  * time from navigation start to a usable login form in headless Chromium, median of
- * BENCH_RUNS (7) cold loads. Exits 1 when the JavaScript is over budget.
+ * BENCH_RUNS (7) cold loads. Then the admin code: the JavaScript `/#/admin/clients` loads
+ * beyond what the customer shell (`/#/quickstart`) loads, which `/#/login` must never load.
+ * Exits 1 when the JavaScript is over budget or the login route loads admin code.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -51,14 +53,58 @@ const build = spawnSync(
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const dataDir = tempDataDir('bench-web');
+const ADMIN = {
+  email: 'bench-web-admin@example.test',
+  password: 'bench-web-admin-1',
+};
 const server = await spawnServer(
-  { DATA_DIR: dataDir, WEB_DIR: WEB_DIR },
+  {
+    DATA_DIR: dataDir,
+    WEB_DIR: WEB_DIR,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+  },
   120_000,
 );
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: CHROMIUM_ARGS,
 });
+
+function gzipSize(paths: readonly string[]): { raw: number; gzip: number } {
+  let raw = 0;
+  let gzip = 0;
+  for (const path of paths) {
+    const bytes = readFileSync(join(WEB_DIR, path));
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  return { raw, gzip };
+}
+
+/** The scripts a logged-in first visit to `path` loads, once `ready` says the screen is up. */
+async function scriptsLoadedBy(
+  path: string,
+  credentials: { email: string; password: string },
+  ready: (page: import('@playwright/test').Page) => Promise<void>,
+): Promise<Set<string>> {
+  const context = await browser.newContext();
+  await context.addInitScript((stored) => {
+    localStorage.setItem('email', stored.email);
+    localStorage.setItem('password', stored.password);
+  }, credentials);
+  const page = await context.newPage();
+  const loaded = new Set<string>();
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') {
+      loaded.add(new URL(response.url()).pathname);
+    }
+  });
+  await page.goto(`${server.url}/#${path}`);
+  await ready(page);
+  await context.close();
+  return loaded;
+}
 
 try {
   const timings: number[] = [];
@@ -106,7 +152,43 @@ try {
   console.log(
     `  median ${median(timings).toFixed(0)} ms (runs: ${timings.map((t) => t.toFixed(0)).join(', ')} ms)`,
   );
-  process.exitCode = within ? 0 : 1;
+
+  const customer = {
+    email: 'bench-web-customer@example.test',
+    password: 'bench-web-customer-1',
+  };
+  const registered = await fetch(`${server.url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...customer, firstName: 'Bench', lastName: 'Web' }),
+  });
+  if (registered.status !== 201) throw new Error('could not register');
+  const customerScripts = await scriptsLoadedBy(
+    '/quickstart',
+    customer,
+    (page) => page.getByRole('heading', { name: 'Quick Start' }).waitFor(),
+  );
+  const adminScripts = await scriptsLoadedBy('/admin/clients', ADMIN, (page) =>
+    page.getByRole('heading', { name: 'Clients' }).waitFor(),
+  );
+  const adminOnly = [...adminScripts].filter(
+    (path) => !customerScripts.has(path),
+  );
+  const adminSize = gzipSize(adminOnly);
+  const leaked = adminOnly.filter((path) => scripts.includes(path));
+  console.log(
+    `\nAdmin code: what /#/admin/clients loads beyond the customer shell (${adminOnly.length} files):`,
+  );
+  for (const path of adminOnly.sort()) {
+    const size = gzipSize([path]);
+    console.log(
+      `  ${path.padEnd(48)} ${kb(size.raw).padStart(10)} ${kb(size.gzip).padStart(10)}`,
+    );
+  }
+  console.log(
+    `  total: ${kb(adminSize.raw)} raw, ${kb(adminSize.gzip)} gzip; loaded by /#/login: ${leaked.length === 0 ? 'none' : leaked.join(', ')}`,
+  );
+  process.exitCode = within && leaked.length === 0 ? 0 : 1;
 } finally {
   await browser.close();
   await stopServer(server);

@@ -40,7 +40,22 @@ export function rolesGranting(family: RoleFamily, verb: RoleVerb): string[] {
     : [`ROLE_${family}_ADMIN`, `ROLE_${family}_${verb}`];
 }
 
-/** True when the roles include an ADMIN role of any family (used to show the Admin entry). */
-export function hasAnyAdminRole(roles: readonly string[]): boolean {
-  return roles.some((role) => role.endsWith('_ADMIN'));
+/** The families whose roles open an admin screen (clients, users, their roles, route splits). */
+const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
+  'CLIENT',
+  'USER',
+  'USERROLE',
+  'ROUTE',
+];
+
+/**
+ * True when the roles open at least one screen of the admin area, which is when the console
+ * offers the "Admin" entry. The server still decides every call on its own.
+ */
+export function opensAdminArea(roles: readonly string[]): boolean {
+  return roles.some((role) =>
+    ADMIN_AREA_FAMILIES.some(
+      (family) => isKnownRole(role) && role.startsWith(`ROLE_${family}_`),
+    ),
+  );
 }

@@ -172,6 +172,20 @@ export const routes: RouteObject[] = [
               (m) => m.AdminClientRoute,
             ),
           },
+          {
+            path: paths.adminUsers,
+            lazy: screen(
+              () => import('./routes/admin-users'),
+              (m) => m.AdminUsersRoute,
+            ),
+          },
+          {
+            path: '/admin/users/:userId',
+            lazy: screen(
+              () => import('./routes/admin-user'),
+              (m) => m.AdminUserRoute,
+            ),
+          },
           notFound,
         ],
       },

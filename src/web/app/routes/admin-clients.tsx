@@ -1,12 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/ui/page-header';
+import { offsetParam } from '../../components/ui/pager';
 import { AdminClientTable } from '../../features/admin-clients/components/admin-client-table';
-
-/** A page offset from the URL: a whole number, anything else is the first page. */
-function offsetFrom(value: string | null): number {
-  const offset = Number(value);
-  return Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
-}
 
 export function AdminClientsRoute() {
   const [search] = useSearchParams();
@@ -16,7 +11,7 @@ export function AdminClientsRoute() {
         title="Clients"
         description="Every customer's API clients. Open a client to edit it, give free credit or set its route splits."
       />
-      <AdminClientTable offset={offsetFrom(search.get('offset'))} />
+      <AdminClientTable offset={offsetParam(search.get('offset'))} />
     </>
   );
 }

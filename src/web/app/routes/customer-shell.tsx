@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { opensAdminArea } from '../../../shared/roles';
 import { Link, Outlet, useNavigate } from 'react-router';
 import { ShellLayout } from '../../components/layouts/shell-layout';
 import { Sidebar } from '../../components/layouts/sidebar';
@@ -111,6 +112,17 @@ export function CustomerShellRoute() {
           firstName={me.data?.firstName}
           loading={me.isPending}
           onLogout={logoutConfirmation.ask}
+          extraItems={
+            opensAdminArea(me.data?.roles ?? [])
+              ? [
+                  {
+                    key: 'admin',
+                    text: 'Admin',
+                    onSelect: () => navigate(paths.admin),
+                  },
+                ]
+              : []
+          }
         />
       </div>
     </>

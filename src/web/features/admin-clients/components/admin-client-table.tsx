@@ -2,18 +2,12 @@ import { Link } from 'react-router';
 import { CLIENT_PAGE_SIZE } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { ButtonLink } from '../../../components/ui/button';
-import { Skeleton } from '../../../components/ui/spinner';
+import { Pager, pageHref } from '../../../components/ui/pager';
+import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
 import { formatDate } from '../../clients/components/client-card';
 import { useAdminClients } from '../api/get-admin-clients';
-
-/** The address of a page of the clients table: the offset lives in the URL. */
-export function clientsPageHref(offset: number): string {
-  return offset > 0
-    ? `${paths.adminClients}?offset=${offset}`
-    : paths.adminClients;
-}
 
 /**
  * Every client with its user id, 30 a page (spec §2, §9). A row opens the client; the user id
@@ -23,14 +17,7 @@ export function AdminClientTable({ offset }: { offset: number }) {
   const clients = useAdminClients({ offset });
 
   if (clients.isPending) {
-    return (
-      <div className="stack-sm" aria-busy="true">
-        <span className="sr-only">Loading clients</span>
-        {Array.from({ length: 5 }, (_, index) => (
-          <Skeleton key={index} height="40px" />
-        ))}
-      </div>
-    );
+    return <TableSkeleton label="Loading clients" />;
   }
   if (clients.isError) {
     return <Alert tone="danger">{errorText(clients.error)}</Alert>;
@@ -46,7 +33,7 @@ export function AdminClientTable({ offset }: { offset: number }) {
             : 'There are no clients yet.'}
         </p>
         {offset > 0 ? (
-          <ButtonLink to={clientsPageHref(0)}>First page</ButtonLink>
+          <ButtonLink to={paths.adminClients}>First page</ButtonLink>
         ) : null}
       </div>
     );
@@ -96,29 +83,14 @@ export function AdminClientTable({ offset }: { offset: number }) {
           </tbody>
         </table>
       </div>
-      <nav className="pager" aria-label="Clients pages">
-        <p className="muted tabular" aria-live="polite">
-          {first}–{last} of {total}
-        </p>
-        <div className="row">
-          {offset > 0 ? (
-            <ButtonLink
-              size="sm"
-              to={clientsPageHref(Math.max(0, offset - CLIENT_PAGE_SIZE))}
-            >
-              Previous
-            </ButtonLink>
-          ) : null}
-          {last < total ? (
-            <ButtonLink
-              size="sm"
-              to={clientsPageHref(offset + CLIENT_PAGE_SIZE)}
-            >
-              Next
-            </ButtonLink>
-          ) : null}
-        </div>
-      </nav>
+      <Pager
+        label="Clients pages"
+        offset={offset}
+        shown={rows.length}
+        total={total}
+        pageSize={CLIENT_PAGE_SIZE}
+        hrefFor={(to) => pageHref(paths.adminClients, to)}
+      />
     </div>
   );
 }

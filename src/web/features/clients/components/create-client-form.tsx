@@ -5,12 +5,15 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { usePanel } from '../../../components/ui/side-panel';
-import { isApiError } from '../../../lib/api-error';
+import { errorText } from '../../../lib/api-error';
 import { useCreateClient } from '../api/create-client';
 import { ClientSecret } from './client-secret';
 
-/** The side panel's New Client form; on success the panel shows the secret instead. */
-export function CreateClientForm() {
+/**
+ * The side panel's New Client form; on success the panel shows the secret instead. Given a
+ * `userId`, an admin creates the client for that user.
+ */
+export function CreateClientForm({ userId }: { userId?: string } = {}) {
   const panel = usePanel();
   const creation = useCreateClient();
   const {
@@ -23,22 +26,21 @@ export function CreateClientForm() {
   });
 
   const onSubmit = handleSubmit(({ name }) =>
-    creation.mutate(name, {
-      onSuccess: (client) =>
-        panel.showPanel(<ClientSecret client={client} />, {
-          title: 'Client created',
-        }),
-    }),
+    creation.mutate(
+      { name, userId },
+      {
+        onSuccess: (client) =>
+          panel.showPanel(<ClientSecret client={client} />, {
+            title: 'Client created',
+          }),
+      },
+    ),
   );
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       {creation.error ? (
-        <Alert tone="danger">
-          {isApiError(creation.error)
-            ? creation.error.message
-            : 'The server could not be reached. Please try again.'}
-        </Alert>
+        <Alert tone="danger">{errorText(creation.error)}</Alert>
       ) : null}
       <Field
         label="Name"

@@ -9,8 +9,9 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
-import { isApiError } from '../../../lib/api-error';
+import { errorText } from '../../../lib/api-error';
 import { useUpdateMe } from '../api/update-me';
+import { ProfileFields, profileValues } from './profile-fields';
 
 /** /users/me: 'Update My User' with a read-only User ID (spec §2). */
 export function UpdateMyUserForm({ user }: { user: MyUser }) {
@@ -22,12 +23,7 @@ export function UpdateMyUserForm({ user }: { user: MyUser }) {
     formState: { errors },
   } = useForm<UpdateUserInput>({
     resolver: zodResolver(UpdateUserSchema),
-    defaultValues: {
-      firstName: user.firstName,
-      lastName: user.lastName,
-      organization: user.organization,
-      email: user.email,
-    },
+    defaultValues: profileValues(user),
   });
 
   const onSubmit = handleSubmit((values) =>
@@ -41,42 +37,9 @@ export function UpdateMyUserForm({ user }: { user: MyUser }) {
     <form className="card stack" onSubmit={onSubmit} noValidate>
       <h2 className="section-title">Update My User</h2>
       {update.error ? (
-        <Alert tone="danger">
-          {isApiError(update.error)
-            ? update.error.message
-            : 'The server could not be reached. Please try again.'}
-        </Alert>
+        <Alert tone="danger">{errorText(update.error)}</Alert>
       ) : null}
-      <div className="field-row">
-        <Field
-          label="First Name"
-          error={errors.firstName?.message ?? ''}
-          inputProps={{ ...register('firstName'), autoComplete: 'given-name' }}
-        />
-        <Field
-          label="Last Name"
-          error={errors.lastName?.message ?? ''}
-          inputProps={{ ...register('lastName'), autoComplete: 'family-name' }}
-        />
-      </div>
-      <Field
-        label="Organization"
-        error={errors.organization?.message ?? ''}
-        inputProps={{
-          ...register('organization'),
-          autoComplete: 'organization',
-        }}
-      />
-      <Field
-        label="Email"
-        error={errors.email?.message ?? ''}
-        inputProps={{
-          ...register('email'),
-          type: 'email',
-          autoComplete: 'email',
-          spellCheck: false,
-        }}
-      />
+      <ProfileFields register={register} errors={errors} />
       <Field
         label="User ID"
         inputProps={{ readOnly: true, value: user.id, className: 'mono' }}

@@ -1,0 +1,50 @@
+import { useParams } from 'react-router';
+import { Alert } from '../../components/ui/alert';
+import { PageHeader } from '../../components/ui/page-header';
+import { Skeleton } from '../../components/ui/spinner';
+import { useAdminUser } from '../../features/admin-users/api/get-admin-user';
+import { AdminUserCard } from '../../features/admin-users/components/admin-user-card';
+import { displayName } from '../../features/admin-users/components/admin-user-table';
+import { UserClients } from '../../features/admin-users/components/user-clients';
+import { UserRoles } from '../../features/roles/components/user-roles';
+import { errorText, isApiError } from '../../lib/api-error';
+
+/** /admin/users/{id}: the user card, the user's clients and roles (spec §2). */
+export function AdminUserRoute() {
+  const { userId = '' } = useParams();
+  const user = useAdminUser(userId);
+
+  if (user.isPending) {
+    return (
+      <div className="stack" aria-busy="true">
+        <span className="sr-only">Loading the user</span>
+        <Skeleton width="12em" height="28px" />
+        <Skeleton height="140px" />
+        <Skeleton height="120px" />
+      </div>
+    );
+  }
+  if (user.isError) {
+    return (
+      <>
+        <PageHeader title="User" />
+        <Alert tone="danger">
+          {isApiError(user.error, 404)
+            ? 'This user does not exist.'
+            : errorText(user.error)}
+        </Alert>
+      </>
+    );
+  }
+
+  return (
+    <div className="stack">
+      <PageHeader title={displayName(user.data)} description="User" />
+      <div className="user-layout">
+        <AdminUserCard user={user.data} />
+        <UserRoles user={user.data} />
+      </div>
+      <UserClients userId={user.data.id} />
+    </div>
+  );
+}

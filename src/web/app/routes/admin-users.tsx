@@ -1,0 +1,17 @@
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/ui/page-header';
+import { offsetParam } from '../../components/ui/pager';
+import { AdminUserTable } from '../../features/admin-users/components/admin-user-table';
+
+export function AdminUsersRoute() {
+  const [search] = useSearchParams();
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        description="Everyone who can sign in. Open a user to edit the profile, create clients for them or change their roles."
+      />
+      <AdminUserTable offset={offsetParam(search.get('offset'))} />
+    </>
+  );
+}

@@ -1,0 +1,275 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { server } from '../../../testing/msw-server';
+import { renderApp } from '../../../testing/render-app';
+import { stubFetch, type Route } from '../../../testing/stub-fetch';
+import { makeBalance, makeClient, makeUser } from '../../../testing/test-data';
+
+const client = makeClient({ name: 'Web shop' });
+const balance = makeBalance({ id: client.id, amount: 0 });
+const split = (id: string, deliveryMethod: string, weight: number) => ({
+  id,
+  userId: client.userId,
+  clientId: client.id,
+  deliveryMethod,
+  weight,
+});
+const splitA = split('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'VONAGE_SMS', 10);
+const splitB = split(
+  'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
+  'MELROSE_SMPP',
+  30,
+);
+
+function clientPageRoutes(routes = [splitA, splitB]): Record<string, Route> {
+  return {
+    'GET /api/users/me': { body: makeUser({ roles: ['ROLE_CLIENT_ADMIN'] }) },
+    [`GET /api/admin/clients/${client.id}`]: { body: client },
+    [`GET /api/admin/clients/${client.id}/balances/default`]: {
+      body: balance,
+    },
+    'GET /api/admin/routes/split': {
+      body: { routes, total: routes.length, count: 300, offset: 0 },
+    },
+  };
+}
+
+describe('Admin client page', () => {
+  it('shows the client, the balance id labelled Client ID, and each split with its share', async () => {
+    stubFetch(clientPageRoutes());
+    renderApp(`/admin/clients/${client.id}`, { loggedIn: true });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Web shop' }),
+    ).toBeInTheDocument();
+    const card = await screen.findByRole('button', {
+      name: 'Balance EUR 0.00: give free credit',
+    });
+    expect(within(card).getByText('Client ID')).toBeInTheDocument();
+    const rows = await screen.findAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'Delivery methodWeightShare',
+      'VONAGE_SMS1025 %',
+      'MELROSE_SMPP3075 %',
+    ]);
+  });
+
+  it('free credit: refuses what is not a decimal, asks with the amount, and Cancel sends nothing', async () => {
+    const { requests } = stubFetch(clientPageRoutes());
+    const { user } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', { name: /^Balance EUR 0\.00/ }),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Free Credit' });
+    const amount = within(panel).getByLabelText('Amount');
+    const give = within(panel).getByRole('button', {
+      name: 'Give Free Credit',
+    });
+
+    for (const bad of ['', 'abc', '-5', '0', '1e3', '1.23456']) {
+      await user.clear(amount);
+      if (bad) await user.type(amount, bad);
+      await user.click(give);
+      expect(
+        within(panel).getByText(
+          'Enter an amount above 0, such as 25 or 12.50.',
+        ),
+      ).toBeInTheDocument();
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+    }
+
+    await user.clear(amount);
+    await user.type(amount, '007.50');
+    await user.click(give);
+    const question = screen.getByRole('alertdialog', {
+      name: 'Are you sure you want to give 7.5 free credit to the client?',
+    });
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('free credit: OK sends the amount as decimal text and the card shows the new balance', async () => {
+    const { requests } = stubFetch({
+      ...clientPageRoutes(),
+      [`POST /api/admin/clients/${client.id}/balances/${balance.id}/freecredit`]:
+        { body: { ...balance, amount: 12.5 } },
+    });
+    const { user } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', { name: /^Balance EUR 0\.00/ }),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Free Credit' });
+    await user.type(within(panel).getByLabelText('Amount'), '12.5');
+    await user.click(
+      within(panel).getByRole('button', { name: 'Give Free Credit' }),
+    );
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', {
+        name: 'OK',
+      }),
+    );
+    expect(
+      await screen.findByRole('button', { name: /^Balance EUR 12\.50/ }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+      amount: '12.5',
+    });
+  });
+
+  it("free credit: the server's refusal is shown in the panel", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    stubFetch(clientPageRoutes());
+    const { user } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', { name: /^Balance EUR 0\.00/ }),
+    );
+    vi.mocked(globalThis.fetch).mockRestore();
+    server.use(
+      http.post('/api/admin/clients/:id/balances/:balanceId/freecredit', () =>
+        HttpResponse.json(
+          { statusCode: 400, error: 'Bad Request', message: 'Amount too big' },
+          { status: 400 },
+        ),
+      ),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Free Credit' });
+    await user.type(within(panel).getByLabelText('Amount'), '5');
+    await user.click(
+      within(panel).getByRole('button', { name: 'Give Free Credit' }),
+    );
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', {
+        name: 'OK',
+      }),
+    );
+    expect(await within(panel).findByRole('alert')).toHaveTextContent(
+      'Amount too big',
+    );
+  });
+
+  it('New Route Split defaults to weight 10 and checks the weight before sending', async () => {
+    const { requests } = stubFetch({
+      ...clientPageRoutes([]),
+      'POST /api/admin/routes/split': { status: 201, body: splitA },
+    });
+    const { user } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    expect(
+      await screen.findByText('This client has no route splits.'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'New Route Split' }));
+    const panel = screen.getByRole('dialog', { name: 'New Route Split' });
+    const weight = within(panel).getByLabelText('Weight');
+    expect(weight).toHaveValue(10);
+    expect(
+      within(panel)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['VONAGE_SMS', 'MELROSE_SMPP', 'WORLD_SPECIAL']);
+
+    await user.clear(weight);
+    await user.type(weight, '2.5');
+    await user.click(within(panel).getByRole('button', { name: 'Create' }));
+    expect(
+      await within(panel).findByText('Weight must be an integer'),
+    ).toBeInTheDocument();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+
+    await user.clear(weight);
+    await user.type(weight, '10');
+    await user.selectOptions(
+      within(panel).getByLabelText('Delivery Method'),
+      'WORLD_SPECIAL',
+    );
+    await user.click(within(panel).getByRole('button', { name: 'Create' }));
+    await vi.waitFor(() =>
+      expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+        userId: client.userId,
+        clientId: client.id,
+        deliveryMethod: 'WORLD_SPECIAL',
+        weight: 10,
+      }),
+    );
+  });
+
+  it('a split opens to edit; Delete asks first and deletes that split by id', async () => {
+    const { requests } = stubFetch({
+      ...clientPageRoutes(),
+      [`DELETE /api/admin/routes/split/${splitB.id}`]: { status: 204 },
+    });
+    const { user } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', {
+        name: 'MELROSE_SMPP, weight 30: edit or delete',
+      }),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Route Split' });
+    expect(within(panel).getByLabelText('Weight')).toHaveValue(30);
+    await user.click(within(panel).getByRole('button', { name: 'Delete' }));
+    const question = screen.getByRole('alertdialog', {
+      name: 'Are you sure you want to delete the route split?',
+    });
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
+
+    await user.click(within(panel).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(
+        screen.getByRole('alertdialog', {
+          name: 'Are you sure you want to delete the route split?',
+        }),
+      ).getByRole('button', { name: 'OK' }),
+    );
+    await vi.waitFor(() =>
+      expect(
+        requests.filter((r) => r.method === 'DELETE').map((r) => r.path),
+      ).toEqual([`/api/admin/routes/split/${splitB.id}`]),
+    );
+  });
+});
+
+describe('Admin clients table', () => {
+  it('pages 30 at a time with the offset in the URL', async () => {
+    const clients = Array.from({ length: 30 }, (_, i) =>
+      makeClient({
+        id: `55555555-5555-4555-8555-${String(i).padStart(12, '0')}`,
+        name: `Client ${i}`,
+      }),
+    );
+    const { requests } = stubFetch({
+      'GET /api/users/me': { body: makeUser() },
+      'GET /api/admin/clients': (request) => ({
+        body: {
+          clients: request.search.includes('offset=30')
+            ? clients.slice(0, 5)
+            : clients,
+          total: 35,
+          count: 30,
+          offset: request.search.includes('offset=30') ? 30 : 0,
+        },
+      }),
+    });
+    const { user } = renderApp('/admin/clients', { loggedIn: true });
+    expect(await screen.findByText('1–30 of 35')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Previous' })).toBeNull();
+    const userLink = screen.getAllByRole('link', {
+      name: client.userId,
+    })[0];
+    expect(userLink).toHaveAttribute('href', `#/admin/users/${client.userId}`);
+    await user.click(screen.getByRole('link', { name: 'Next' }));
+    expect(await screen.findByText('31–35 of 35')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Next' })).toBeNull();
+    expect(requests.at(-1)?.search).toBe('?count=30&offset=30');
+  });
+});

@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UpdateUserInput, User } from '../../../../shared/schemas/users';
+import { api, unwrap } from '../../../lib/api-client';
+import { adminUserQueryOptions } from './get-admin-user';
+
+export async function updateAdminUser({
+  userId,
+  ...profile
+}: UpdateUserInput & { userId: string }): Promise<User> {
+  return unwrap(
+    await api.put<User>(`/admin/users/${encodeURIComponent(userId)}`, {
+      body: profile,
+    }),
+  );
+}
+
+export function useUpdateAdminUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateAdminUser,
+    onSuccess: (user) => {
+      queryClient.setQueryData(adminUserQueryOptions(user.id).queryKey, user);
+      return queryClient.invalidateQueries({
+        queryKey: ['admin', 'users', 'list'],
+      });
+    },
+  });
+}

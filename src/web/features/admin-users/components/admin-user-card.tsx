@@ -1,0 +1,100 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import {
+  UpdateUserSchema,
+  type UpdateUserInput,
+  type User,
+} from '../../../../shared/schemas/users';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { usePanel } from '../../../components/ui/side-panel';
+import { useToast } from '../../../components/ui/toaster';
+import { errorText } from '../../../lib/api-error';
+import { formatDate } from '../../clients/components/client-card';
+import {
+  ProfileFields,
+  profileValues,
+} from '../../users/components/profile-fields';
+import { useUpdateAdminUser } from '../api/update-admin-user';
+import { displayName } from './admin-user-table';
+
+/** The user card of the admin user page; a click opens the edit panel (spec §2). */
+export function AdminUserCard({ user }: { user: User }) {
+  const panel = usePanel();
+  return (
+    <button
+      type="button"
+      className="card card-link"
+      aria-label={`User ${displayName(user)}: edit`}
+      onClick={() =>
+        panel.showPanel(
+          <AdminUserForm user={user} onDone={panel.closePanel} />,
+          { title: 'Edit User' },
+        )
+      }
+    >
+      <span className="row">
+        <span className="card-title">{displayName(user)}</span>
+        <span className="muted edit-hint">Click to edit</span>
+      </span>
+      <span className="details">
+        <span className="dt">Email</span>
+        <span className="dd">{user.email}</span>
+        <span className="dt">Organization</span>
+        <span className="dd">{user.organization || '—'}</span>
+        <span className="dt">User ID</span>
+        <span className="dd mono">{user.id}</span>
+        <span className="dt">Created</span>
+        <span className="dd">{formatDate(user.dateCreated)}</span>
+      </span>
+    </button>
+  );
+}
+
+export function AdminUserForm({
+  user,
+  onDone,
+}: {
+  user: User;
+  onDone: () => void;
+}) {
+  const toast = useToast();
+  const update = useUpdateAdminUser();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<UpdateUserInput>({
+    resolver: zodResolver(UpdateUserSchema),
+    defaultValues: profileValues(user),
+  });
+
+  const onSubmit = handleSubmit((values) =>
+    update.mutate(
+      { userId: user.id, ...values },
+      {
+        onSuccess: () => {
+          onDone();
+          toast.show('The user has been updated', { tone: 'success' });
+        },
+      },
+    ),
+  );
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      {update.error ? (
+        <Alert tone="danger">{errorText(update.error)}</Alert>
+      ) : null}
+      <ProfileFields register={register} errors={errors} />
+      <div className="form-actions-inline">
+        <Button type="submit" variant="primary" pending={update.isPending}>
+          Update
+        </Button>
+        <Button onClick={onDone} disabled={update.isPending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,274 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { ROLES } from '../../../../shared/roles';
+import { server } from '../../../testing/msw-server';
+import { currentPath, renderApp } from '../../../testing/render-app';
+import { shellRoutes } from '../../../testing/shell-stubs';
+import { stubFetch, type Route } from '../../../testing/stub-fetch';
+import { makeClient, makeUser } from '../../../testing/test-data';
+
+const { roles: _roles, ...person } = makeUser({
+  id: '33333333-3333-4333-8333-333333333333',
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  email: 'grace@example.test',
+});
+const role = (name: string, n: number) => ({
+  id: `66666666-6666-4666-8666-${String(n).padStart(12, '0')}`,
+  role: name,
+});
+
+function userPageRoutes(
+  roles = [role('ROLE_SMS_CREATE', 1), role('ROLE_CLIENT_LIST', 2)],
+  clients = [makeClient({ userId: person.id, name: 'Shop' })],
+): Record<string, Route> {
+  return {
+    'GET /api/users/me': { body: makeUser({ roles: ['ROLE_USER_ADMIN'] }) },
+    [`GET /api/admin/users/${person.id}`]: { body: person },
+    [`GET /api/admin/users/${person.id}/roles`]: { body: { roles } },
+    'GET /api/admin/clients': {
+      body: { clients, total: clients.length, count: 300, offset: 0 },
+    },
+  };
+}
+
+describe('Admin user page', () => {
+  it("shows the user, the user's clients (asked 300 at a time) and the roles sorted", async () => {
+    const { requests } = stubFetch(userPageRoutes());
+    renderApp(`/admin/users/${person.id}`, { loggedIn: true });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Grace Hopper' }),
+    ).toBeInTheDocument();
+    const roles = await screen.findByRole('list', { name: 'Roles' });
+    expect(
+      within(roles)
+        .getAllByRole('listitem')
+        .map((item) => item.firstChild?.textContent),
+    ).toEqual(['ROLE_CLIENT_LIST', 'ROLE_SMS_CREATE']);
+    expect(await screen.findByRole('link', { name: 'Shop' })).toHaveAttribute(
+      'href',
+      `#/admin/clients/${makeClient().id}`,
+    );
+    const clientsCall = requests.find((r) => r.path === '/api/admin/clients');
+    expect(new URLSearchParams(clientsCall?.search).get('userId')).toBe(
+      person.id,
+    );
+    expect(new URLSearchParams(clientsCall?.search).get('count')).toBe('300');
+  });
+
+  it('the role editor says Invalid role when empty and sends nothing', async () => {
+    const { requests } = stubFetch(userPageRoutes());
+    const { user } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Add Role' }));
+    const panel = screen.getByRole('dialog', { name: 'Add Role' });
+    await user.type(within(panel).getByLabelText('Role'), '   ');
+    await user.click(within(panel).getByRole('button', { name: 'Add Role' }));
+    expect(within(panel).getByRole('alert')).toHaveTextContent('Invalid role');
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('the role editor offers the catalogue without the roles held, and adds the pick', async () => {
+    const { requests } = stubFetch({
+      ...userPageRoutes(),
+      [`POST /api/admin/users/${person.id}/roles/add`]: {
+        body: {
+          roles: [
+            role('ROLE_SMS_CREATE', 1),
+            role('ROLE_CLIENT_LIST', 2),
+            role('ROLE_ROUTE_VIEW', 3),
+          ],
+        },
+      },
+    });
+    const { user } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    await screen.findByRole('list', { name: 'Roles' });
+    await user.click(screen.getByRole('button', { name: 'Add Role' }));
+    const panel = screen.getByRole('dialog', { name: 'Add Role' });
+    const pick = within(panel).getByLabelText('Pick a role');
+    const offered = within(pick)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(offered).toContain('ROLE_ROUTE_VIEW');
+    expect(offered).not.toContain('ROLE_CLIENT_LIST');
+    // The placeholder, then the catalogue less the two roles held.
+    expect(offered).toHaveLength(1 + ROLES.length - 2);
+    await user.selectOptions(pick, 'ROLE_ROUTE_VIEW');
+    expect(within(panel).getByLabelText('Role')).toHaveValue('ROLE_ROUTE_VIEW');
+    await user.click(within(panel).getByRole('button', { name: 'Add Role' }));
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+      role: 'ROLE_ROUTE_VIEW',
+    });
+    const roles = screen.getByRole('list', { name: 'Roles' });
+    expect(within(roles).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it("the server's refusal of a typed role is shown in the editor", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    stubFetch(userPageRoutes());
+    const { user } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    await user.click(await screen.findByRole('button', { name: 'Add Role' }));
+    vi.mocked(globalThis.fetch).mockRestore();
+    server.use(
+      http.post('/api/admin/users/:id/roles/add', () =>
+        HttpResponse.json(
+          { statusCode: 400, error: 'Bad Request', message: 'Invalid role' },
+          { status: 400 },
+        ),
+      ),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Add Role' });
+    await user.type(within(panel).getByLabelText('Role'), 'ROLE_MADE_UP');
+    await user.click(within(panel).getByRole('button', { name: 'Add Role' }));
+    expect(await within(panel).findByRole('alert')).toHaveTextContent(
+      'Invalid role',
+    );
+  });
+
+  it('removing a role asks, naming the role and the user; Cancel keeps it', async () => {
+    const { requests } = stubFetch({
+      ...userPageRoutes(),
+      [`PUT /api/admin/users/${person.id}/roles/remove`]: {
+        body: { roles: [role('ROLE_SMS_CREATE', 1)] },
+      },
+    });
+    const { user } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    const remove = await screen.findByRole('button', {
+      name: 'Remove ROLE_CLIENT_LIST',
+    });
+    await user.click(remove);
+    const text =
+      'Are you sure you want to remove the role ROLE_CLIENT_LIST from the user grace@example.test?';
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: text })).getByRole(
+        'button',
+        { name: 'Cancel' },
+      ),
+    );
+    expect(requests.some((r) => r.method === 'PUT')).toBe(false);
+    await user.click(remove);
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: text })).getByRole(
+        'button',
+        { name: 'OK' },
+      ),
+    );
+    await vi.waitFor(() =>
+      expect(requests.find((r) => r.method === 'PUT')?.body).toEqual({
+        role: 'ROLE_CLIENT_LIST',
+      }),
+    );
+    const roles = screen.getByRole('list', { name: 'Roles' });
+    await vi.waitFor(() =>
+      expect(within(roles).getAllByRole('listitem')).toHaveLength(1),
+    );
+  });
+
+  it("the user edit panel shows the server's refusal and keeps the panel open", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    stubFetch(userPageRoutes());
+    const { user } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', { name: 'User Grace Hopper: edit' }),
+    );
+    vi.mocked(globalThis.fetch).mockRestore();
+    server.use(
+      http.put('/api/admin/users/:id', () =>
+        HttpResponse.json(
+          {
+            statusCode: 409,
+            error: 'Conflict',
+            message: 'This e-mail is already registered',
+          },
+          { status: 409 },
+        ),
+      ),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Edit User' });
+    expect(within(panel).getByLabelText('Email')).toHaveValue(
+      'grace@example.test',
+    );
+    await user.clear(within(panel).getByLabelText('Email'));
+    await user.type(
+      within(panel).getByLabelText('Email'),
+      'taken@example.test',
+    );
+    await user.click(within(panel).getByRole('button', { name: 'Update' }));
+    expect(await within(panel).findByRole('alert')).toHaveTextContent(
+      'This e-mail is already registered',
+    );
+  });
+
+  it('New Client for the user sends the user id to the admin call', async () => {
+    const created = {
+      ...makeClient({
+        id: '77777777-7777-4777-8777-777777777777',
+        userId: person.id,
+        name: 'For Grace',
+      }),
+      secret: 'a-secret',
+    };
+    const { requests } = stubFetch({
+      ...userPageRoutes(),
+      'POST /api/admin/clients': { status: 201, body: created },
+    });
+    const { user } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    await screen.findByRole('link', { name: 'Shop' });
+    await user.click(screen.getByRole('button', { name: 'New Client' }));
+    const panel = screen.getByRole('dialog', { name: 'New Client' });
+    await user.type(within(panel).getByLabelText('Name'), 'For Grace');
+    await user.click(
+      within(panel).getByRole('button', { name: 'Create Client' }),
+    );
+    expect(
+      await screen.findByRole('dialog', { name: 'Client created' }),
+    ).toBeInTheDocument();
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+      userId: person.id,
+      name: 'For Grace',
+    });
+  });
+});
+
+describe('Admin menu entry', () => {
+  it('is offered to a user whose roles open the admin area', async () => {
+    stubFetch({
+      ...shellRoutes({
+        user: makeUser({ roles: ['ROLE_SMS_CREATE', 'ROLE_CLIENT_LIST'] }),
+      }),
+      'GET /api/admin/clients': {
+        body: { clients: [], total: 0, count: 30, offset: 0 },
+      },
+    });
+    const { user } = renderApp('/clients', { loggedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Hello Ada' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Admin' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Clients' }),
+    ).toBeInTheDocument();
+    expect(currentPath()).toBe('/admin/clients');
+  });
+
+  it('is not offered to a customer', async () => {
+    stubFetch(shellRoutes({ user: makeUser({ roles: ['ROLE_SMS_CREATE'] }) }));
+    const { user } = renderApp('/clients', { loggedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Hello Ada' }));
+    expect(
+      screen.getByRole('menuitem', { name: 'Logout' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Admin' })).toBeNull();
+  });
+});

@@ -1,0 +1,89 @@
+import { Link } from 'react-router';
+import {
+  ADMIN_LARGE_PAGE_SIZE,
+  MAX_CLIENTS_MESSAGE,
+  MAX_CLIENTS_PER_USER,
+} from '../../../../shared/limits';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { usePanel } from '../../../components/ui/side-panel';
+import { TableSkeleton } from '../../../components/ui/table-skeleton';
+import { useToast } from '../../../components/ui/toaster';
+import { paths } from '../../../config/paths';
+import { errorText } from '../../../lib/api-error';
+import { useAdminClients } from '../../admin-clients/api/get-admin-clients';
+import { formatDate } from '../../clients/components/client-card';
+import { CreateClientForm } from '../../clients/components/create-client-form';
+
+/** A user's clients (300 at a time, spec §9) and New Client, which creates one for them. */
+export function UserClients({ userId }: { userId: string }) {
+  const clients = useAdminClients({ userId, count: ADMIN_LARGE_PAGE_SIZE });
+  const panel = usePanel();
+  const toast = useToast();
+
+  function newClient() {
+    if ((clients.data?.clients.length ?? 0) >= MAX_CLIENTS_PER_USER) {
+      toast.show(MAX_CLIENTS_MESSAGE, { tone: 'danger', role: 'alert' });
+      return;
+    }
+    panel.showPanel(<CreateClientForm userId={userId} />, {
+      title: 'New Client',
+    });
+  }
+
+  return (
+    <section className="stack-sm" aria-labelledby="user-clients-title">
+      <div className="section-header">
+        <h2 id="user-clients-title" className="section-title">
+          Clients
+        </h2>
+        <Button
+          variant="primary"
+          size="sm"
+          onClick={newClient}
+          disabled={clients.isPending}
+        >
+          New Client
+        </Button>
+      </div>
+      {clients.isPending ? (
+        <TableSkeleton label="Loading the user's clients" rows={2} />
+      ) : clients.isError ? (
+        <Alert tone="danger">{errorText(clients.error)}</Alert>
+      ) : clients.data.clients.length === 0 ? (
+        <div className="card empty-state">
+          <p className="empty-text">This user has no clients.</p>
+        </div>
+      ) : (
+        <div className="table-wrap card">
+          <table className="table">
+            <caption className="sr-only">The user&apos;s clients</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Client ID</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {clients.data.clients.map((client) => (
+                <tr key={client.id} className="row-link">
+                  <td>
+                    <Link
+                      className="row-link-target"
+                      to={paths.adminClient(client.id)}
+                    >
+                      {client.name}
+                    </Link>
+                  </td>
+                  <td className="mono">{client.id}</td>
+                  <td className="nowrap">{formatDate(client.dateCreated)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
