@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import {
+  ADMIN,
   createClientViaApi,
   grantCreditViaApi,
   loginAs,
@@ -120,5 +121,61 @@ for (const viewport of VIEWPORTS) {
       await page.waitForTimeout(300);
       await shot('phone-menu');
     }
+  });
+}
+
+for (const viewport of VIEWPORTS) {
+  test(`admin screens at ${viewport.name} size`, async ({
+    page,
+    user,
+    request,
+  }, testInfo) => {
+    test.setTimeout(60_000);
+    await page.setViewportSize(viewport);
+    const shot = shooter(page, testInfo, viewport.name);
+    const heading = (name: string) =>
+      page.getByRole('heading', { name, exact: true }).first().waitFor();
+    const client = await createClientViaApi(request, user, 'Web shop');
+    await grantCreditViaApi(request, client.id, '25.5');
+
+    await loginAs(page, ADMIN);
+    await page.goto('/#/admin/clients');
+    await page.locator('tbody tr').first().waitFor();
+    await shot('admin-clients');
+
+    await page.goto(`/#/admin/clients/${client.id}`);
+    await heading('Web shop');
+    await page.getByText('This client has no route splits.').waitFor();
+    await shot('admin-client');
+    await page.getByRole('button', { name: 'New Route Split' }).click();
+    await shot('admin-route-split-panel');
+    await page.getByRole('button', { name: 'Close Panel' }).click();
+    await page.getByRole('button', { name: /^Balance EUR 25\.50/ }).click();
+    await page.getByRole('dialog').getByLabel('Amount').fill('10');
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: 'Give Free Credit' })
+      .click();
+    await page.getByRole('alertdialog').waitFor();
+    await shot('admin-free-credit-confirm');
+    await page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: 'Cancel' })
+      .click();
+    await page.getByRole('button', { name: 'Close Panel' }).click();
+    // Close Panel sits under the navbar's hover menu: move away so it does not open.
+    await page.mouse.move(400, 400);
+
+    await page.goto('/#/admin/users');
+    await heading('Users');
+    await page.locator('tbody tr').first().waitFor();
+    await shot('admin-users');
+
+    await page.goto(`/#/admin/users/${user.id}`);
+    await heading(`${user.firstName} ${user.lastName}`);
+    await page.getByRole('list', { name: 'Roles' }).waitFor();
+    await shot('admin-user');
+    await page.getByRole('button', { name: 'Add Role' }).click();
+    await shot('admin-role-editor');
   });
 }
