@@ -3,6 +3,7 @@ import { formatMoney, parseDecimal } from '../../../../shared/money';
 import type { Balance } from '../../../../shared/schemas/balances';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { EditableCard } from '../../../components/ui/editable-card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Field } from '../../../components/ui/field';
 import { usePanel } from '../../../components/ui/side-panel';
@@ -45,11 +46,15 @@ export function AdminBalanceCard({ clientId }: { clientId: string }) {
 
   const current = balance.data;
   return (
-    <button
-      type="button"
-      className="card card-link"
-      aria-label={`Balance ${formatMoney(current.currency, current.amount)}: give free credit`}
-      onClick={() =>
+    <EditableCard
+      label={`Balance ${formatMoney(current.currency, current.amount)}: give free credit`}
+      title={<span className="balance-label">Balance</span>}
+      hint="Click to give free credit"
+      details={[
+        ['Client ID', current.id, true],
+        ['Updated', formatDate(current.dateUpdated)],
+      ]}
+      onEdit={() =>
         panel.showPanel(
           <FreeCreditForm
             clientId={clientId}
@@ -60,20 +65,10 @@ export function AdminBalanceCard({ clientId }: { clientId: string }) {
         )
       }
     >
-      <span className="row">
-        <span className="balance-label">Balance</span>
-        <span className="muted edit-hint">Click to give free credit</span>
-      </span>
       <span className="balance-amount amount">
         {formatMoney(current.currency, current.amount)}
       </span>
-      <span className="details">
-        <span className="dt">Client ID</span>
-        <span className="dd mono">{current.id}</span>
-        <span className="dt">Updated</span>
-        <span className="dd">{formatDate(current.dateUpdated)}</span>
-      </span>
-    </button>
+    </EditableCard>
   );
 }
 

@@ -7,6 +7,7 @@ import {
 } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { EditableCard } from '../../../components/ui/editable-card';
 import { usePanel } from '../../../components/ui/side-panel';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
@@ -22,32 +23,23 @@ import { displayName } from './admin-user-table';
 export function AdminUserCard({ user }: { user: User }) {
   const panel = usePanel();
   return (
-    <button
-      type="button"
-      className="card card-link"
-      aria-label={`User ${displayName(user)}: edit`}
-      onClick={() =>
+    <EditableCard
+      label={`User ${displayName(user)}: edit`}
+      title={<span className="card-title">{displayName(user)}</span>}
+      hint="Click to edit"
+      details={[
+        ['Email', user.email],
+        ['Organization', user.organization || '—'],
+        ['User ID', user.id, true],
+        ['Created', formatDate(user.dateCreated)],
+      ]}
+      onEdit={() =>
         panel.showPanel(
           <AdminUserForm user={user} onDone={panel.closePanel} />,
           { title: 'Edit User' },
         )
       }
-    >
-      <span className="row">
-        <span className="card-title">{displayName(user)}</span>
-        <span className="muted edit-hint">Click to edit</span>
-      </span>
-      <span className="details">
-        <span className="dt">Email</span>
-        <span className="dd">{user.email}</span>
-        <span className="dt">Organization</span>
-        <span className="dd">{user.organization || '—'}</span>
-        <span className="dt">User ID</span>
-        <span className="dd mono">{user.id}</span>
-        <span className="dt">Created</span>
-        <span className="dd">{formatDate(user.dateCreated)}</span>
-      </span>
-    </button>
+    />
   );
 }
 

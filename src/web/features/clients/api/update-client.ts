@@ -2,17 +2,21 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Client } from '../../../../shared/schemas/clients';
 import { api, unwrap } from '../../../lib/api-client';
 import { clientQueryOptions } from './get-client';
-import { clientsQueryOptions } from './get-clients';
 
-export async function updateClient(input: {
+export interface UpdateClientInput {
   clientId: string;
   name: string;
-}): Promise<Client> {
-  return unwrap(
-    await api.put<Client>(`/clients/${encodeURIComponent(input.clientId)}`, {
-      body: { name: input.name },
-    }),
-  );
+  /** An admin renaming any client (PUT /api/admin/clients/{id}); else one's own. */
+  asAdmin?: boolean;
+}
+
+export async function updateClient({
+  clientId,
+  name,
+  asAdmin = false,
+}: UpdateClientInput): Promise<Client> {
+  const path = `${asAdmin ? '/admin' : ''}/clients/${encodeURIComponent(clientId)}`;
+  return unwrap(await api.put<Client>(path, { body: { name } }));
 }
 
 export function useUpdateClient() {
@@ -21,9 +25,11 @@ export function useUpdateClient() {
     mutationFn: updateClient,
     onSuccess: (client) => {
       queryClient.setQueryData(clientQueryOptions(client.id).queryKey, client);
-      return queryClient.invalidateQueries({
-        queryKey: clientsQueryOptions().queryKey,
-      });
+      // Every list and the admin pages may show the old name.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['clients', 'list'] }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'clients'] }),
+      ]);
     },
   });
 }

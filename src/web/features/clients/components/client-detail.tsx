@@ -1,14 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import {
-  UpdateClientSchema,
-  type Client,
-} from '../../../../shared/schemas/clients';
+import { useState } from 'react';
+import type { Client } from '../../../../shared/schemas/clients';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { Field } from '../../../components/ui/field';
+import { EditableCard } from '../../../components/ui/editable-card';
 import { usePanel } from '../../../components/ui/side-panel';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
@@ -16,8 +11,8 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { useDeleteClient } from '../api/delete-client';
 import { useClient } from '../api/get-client';
 import { useResetSecret } from '../api/reset-secret';
-import { useUpdateClient } from '../api/update-client';
 import { formatDate } from './client-card';
+import { ClientNameForm } from './client-name-form';
 import { ClientSecret } from './client-secret';
 
 export const RESET_SECRET_QUESTION =
@@ -65,90 +60,26 @@ export function ClientDetail({
 function ClientNameCard({ client }: { client: Client }) {
   const [editing, setEditing] = useState(false);
   if (editing) {
-    return <ClientNameForm client={client} onDone={() => setEditing(false)} />;
+    return (
+      <ClientNameForm
+        client={client}
+        className="card"
+        onDone={() => setEditing(false)}
+      />
+    );
   }
   return (
-    <button
-      type="button"
-      className="card card-link"
-      aria-label={`${client.name}: edit the name`}
-      onClick={() => setEditing(true)}
-    >
-      <span className="row">
-        <span className="card-title">{client.name}</span>
-        <span className="muted edit-hint">Click to edit</span>
-      </span>
-      <span className="details">
-        <span className="dt">Client ID</span>
-        <span className="dd mono">{client.id}</span>
-        <span className="dt">Created</span>
-        <span className="dd">{formatDate(client.dateCreated)}</span>
-        <span className="dt">Updated</span>
-        <span className="dd">{formatDate(client.dateUpdated)}</span>
-      </span>
-    </button>
-  );
-}
-
-function ClientNameForm({
-  client,
-  onDone,
-}: {
-  client: Client;
-  onDone: () => void;
-}) {
-  const toast = useToast();
-  const update = useUpdateClient();
-  const {
-    register,
-    handleSubmit,
-    setFocus,
-    formState: { errors },
-  } = useForm<{ name: string }>({
-    resolver: zodResolver(UpdateClientSchema),
-    defaultValues: { name: client.name },
-  });
-
-  // The card was clicked to edit the name: the field takes the focus.
-  useEffect(() => setFocus('name', { shouldSelect: true }), [setFocus]);
-
-  const onSubmit = handleSubmit(({ name }) =>
-    update.mutate(
-      { clientId: client.id, name },
-      {
-        onSuccess: () => {
-          onDone();
-          toast.show('The client has been updated', { tone: 'success' });
-        },
-      },
-    ),
-  );
-
-  return (
-    <form className="card stack" onSubmit={onSubmit} noValidate>
-      {update.error ? (
-        <Alert tone="danger">{errorText(update.error)}</Alert>
-      ) : null}
-      <Field
-        label="Name"
-        error={errors.name?.message ?? ''}
-        inputProps={{
-          ...register('name'),
-          autoComplete: 'off',
-          onKeyDown: (event) => {
-            if (event.key === 'Escape') onDone();
-          },
-        }}
-      />
-      <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={update.isPending}>
-          Update
-        </Button>
-        <Button onClick={onDone} disabled={update.isPending}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    <EditableCard
+      label={`${client.name}: edit the name`}
+      title={<span className="card-title">{client.name}</span>}
+      hint="Click to edit"
+      details={[
+        ['Client ID', client.id, true],
+        ['Created', formatDate(client.dateCreated)],
+        ['Updated', formatDate(client.dateUpdated)],
+      ]}
+      onEdit={() => setEditing(true)}
+    />
   );
 }
 

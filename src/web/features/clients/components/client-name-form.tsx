@@ -1,0 +1,84 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  UpdateClientSchema,
+  type Client,
+} from '../../../../shared/schemas/clients';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toaster';
+import { errorText } from '../../../lib/api-error';
+import { cx } from '../../../lib/cx';
+import { useUpdateClient } from '../api/update-client';
+
+/**
+ * Renames a client: Update or Cancel (spec §2), Escape cancels. The customer edits in place of
+ * the card; an admin (`asAdmin`) in the side panel.
+ */
+export function ClientNameForm({
+  client,
+  onDone,
+  asAdmin = false,
+  className,
+}: {
+  client: Client;
+  onDone: () => void;
+  asAdmin?: boolean;
+  className?: string;
+}) {
+  const toast = useToast();
+  const update = useUpdateClient();
+  const {
+    register,
+    handleSubmit,
+    setFocus,
+    formState: { errors },
+  } = useForm<{ name: string }>({
+    resolver: zodResolver(UpdateClientSchema),
+    defaultValues: { name: client.name },
+  });
+
+  // The card was clicked to edit the name: the field takes the focus.
+  useEffect(() => setFocus('name', { shouldSelect: true }), [setFocus]);
+
+  const onSubmit = handleSubmit(({ name }) =>
+    update.mutate(
+      { clientId: client.id, name, asAdmin },
+      {
+        onSuccess: () => {
+          onDone();
+          toast.show('The client has been updated', { tone: 'success' });
+        },
+      },
+    ),
+  );
+
+  return (
+    <form className={cx('stack', className)} onSubmit={onSubmit} noValidate>
+      {update.error ? (
+        <Alert tone="danger">{errorText(update.error)}</Alert>
+      ) : null}
+      <Field
+        label="Name"
+        error={errors.name?.message ?? ''}
+        inputProps={{
+          ...register('name'),
+          autoComplete: 'off',
+          onKeyDown: (event) => {
+            if (event.key === 'Escape') onDone();
+          },
+        }}
+      />
+      <div className="form-actions-inline">
+        <Button type="submit" variant="primary" pending={update.isPending}>
+          Update
+        </Button>
+        <Button onClick={onDone} disabled={update.isPending}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
