@@ -61,3 +61,4 @@ export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
 export const UserListSchema = ListMetaSchema.extend({
   users: z.array(UserSchema),
 });
+export type UserList = z.infer<typeof UserListSchema>;

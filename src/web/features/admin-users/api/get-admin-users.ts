@@ -4,15 +4,8 @@ import {
   useQuery,
 } from '@tanstack/react-query';
 import { CLIENT_PAGE_SIZE } from '../../../../shared/limits';
-import type { User } from '../../../../shared/schemas/users';
+import type { UserList } from '../../../../shared/schemas/users';
 import { api, unwrap } from '../../../lib/api-client';
-
-export interface UserList {
-  users: User[];
-  total: number;
-  count: number;
-  offset: number;
-}
 
 /** A page of every user: 30 at `offset` (spec §7). */
 export async function getAdminUsers(offset: number): Promise<UserList> {
