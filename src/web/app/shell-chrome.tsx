@@ -1,5 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import {
+  NavigationType,
+  useLocation,
+  useNavigate,
+  useNavigationType,
+} from 'react-router';
 import { ConfirmDialog } from '../components/ui/confirm-dialog';
 import { paths } from '../config/paths';
 import { logout } from '../features/auth/logout';
@@ -9,10 +14,22 @@ import { setAuthNotice } from '../lib/auth-notice';
 
 export const LOGOUT_QUESTION = 'Are you sure you want to logout?';
 
-/** The sidebar drawer of small screens; it belongs to one location, so any navigation closes it. */
+/**
+ * The sidebar drawer of small screens. It belongs to one location, so going somewhere closes
+ * it; a redirect the app makes on its own (a REPLACE, such as the first load's move to Quick
+ * Start) carries it over instead of snatching it away from the user.
+ */
 export function useDrawer() {
   const location = useLocation();
+  const navigationType = useNavigationType();
   const [openAt, setOpenAt] = useState<string | null>(null);
+  if (
+    openAt !== null &&
+    openAt !== location.key &&
+    navigationType === NavigationType.Replace
+  ) {
+    setOpenAt(location.key);
+  }
   const open = openAt === location.key;
   return {
     open,

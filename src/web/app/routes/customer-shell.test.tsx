@@ -104,4 +104,33 @@ describe('customer shell', () => {
       'The server could not be reached. Please log in again.',
     );
   });
+
+  it('the drawer opened while the shell loads stays open across its move to Quick Start', async () => {
+    let answerClients: (value: { body: unknown }) => void = () => undefined;
+    stubFetch({
+      ...shellRoutes({ clients: [] }),
+      'GET /api/clients': () =>
+        new Promise((resolve) => {
+          answerClients = resolve;
+        }),
+    });
+    const { user } = renderApp('/billing/balance', { loggedIn: true });
+    const menu = await screen.findByRole('button', { name: 'Menu' });
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+
+    answerClients({ body: { clients: [], total: 0, count: 30, offset: 0 } });
+    await vi.waitFor(() => expect(currentPath()).toBe('/quickstart'));
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+
+    // Going somewhere by choice still closes it.
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole(
+        'link',
+        { name: 'Messaging' },
+      ),
+    );
+    await vi.waitFor(() => expect(currentPath()).toBe('/messaging/sms'));
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+  });
 });
