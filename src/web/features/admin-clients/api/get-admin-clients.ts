@@ -32,7 +32,7 @@ export const adminClientsQueryOptions = (query: AdminClientsQuery) =>
     queryFn: () => getAdminClients(query),
   });
 
-/** A page of every client; the previous page stays on screen while the next one loads. */
+/** A page of the clients table; the previous page stays on screen while the next one loads. */
 export function useAdminClients(query: AdminClientsQuery) {
   return useQuery({
     ...adminClientsQueryOptions(query),

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { ROLES } from '../../../../shared/roles';
 import { server } from '../../../testing/msw-server';
+import { adminUserQueryOptions } from '../api/get-admin-user';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { stubFetch, type Route } from '../../../testing/stub-fetch';
@@ -240,6 +241,48 @@ describe('Admin user page', () => {
       userId: person.id,
       name: 'For Grace',
     });
+  });
+});
+
+describe('Moving from one user to another', () => {
+  it("never shows the previous user's clients under the next user", async () => {
+    const other = { ...person, id: '44444444-4444-4444-8444-444444444444' };
+    let answerOtherClients: (value: { body: unknown }) => void = () =>
+      undefined;
+    stubFetch({
+      ...userPageRoutes(),
+      [`GET /api/admin/users/${other.id}`]: { body: other },
+      [`GET /api/admin/users/${other.id}/roles`]: { body: { roles: [] } },
+      'GET /api/admin/clients': (request) =>
+        request.search.includes(other.id)
+          ? new Promise((resolve) => {
+              answerOtherClients = resolve;
+            })
+          : {
+              body: {
+                clients: [makeClient({ userId: person.id, name: 'Shop' })],
+                total: 1,
+                count: 300,
+                offset: 0,
+              },
+            },
+    });
+    const { router, queryClient } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    expect(await screen.findByRole('link', { name: 'Shop' })).toBeVisible();
+    // The next user is already known, so the page stays mounted while their clients load.
+    queryClient.setQueryData(adminUserQueryOptions(other.id).queryKey, other);
+    await router.navigate(`/admin/users/${other.id}`);
+    await vi.waitFor(() =>
+      expect(screen.queryByRole('link', { name: 'Shop' })).toBeNull(),
+    );
+    answerOtherClients({
+      body: { clients: [], total: 0, count: 300, offset: 0 },
+    });
+    expect(
+      await screen.findByText('This user has no clients.'),
+    ).toBeInTheDocument();
   });
 });
 

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import {
   ADMIN_LARGE_PAGE_SIZE,
@@ -11,13 +12,16 @@ import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { useToast } from '../../../components/ui/toaster';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
-import { useAdminClients } from '../../admin-clients/api/get-admin-clients';
+import { adminClientsQueryOptions } from '../../admin-clients/api/get-admin-clients';
 import { formatDate } from '../../clients/components/client-card';
 import { CreateClientForm } from '../../clients/components/create-client-form';
 
 /** A user's clients (300 at a time, spec §9) and New Client, which creates one for them. */
 export function UserClients({ userId }: { userId: string }) {
-  const clients = useAdminClients({ userId, count: ADMIN_LARGE_PAGE_SIZE });
+  // Not the paged hook: its previous-page placeholder would show another user's clients here.
+  const clients = useQuery(
+    adminClientsQueryOptions({ userId, count: ADMIN_LARGE_PAGE_SIZE }),
+  );
   const panel = usePanel();
   const toast = useToast();
 
