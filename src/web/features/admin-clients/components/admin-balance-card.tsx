@@ -75,13 +75,15 @@ export function AdminBalanceCard({ clientId }: { clientId: string }) {
 /** Amount, then a confirmation naming it, then the grant (spec §4, §5, §8). */
 export function FreeCreditForm({
   clientId,
-  balance,
+  balance: opened,
   onDone,
 }: {
   clientId: string;
+  /** The balance when the panel opened; the panel follows later changes of it. */
   balance: Balance;
   onDone: () => void;
 }) {
+  const balance = useAdminBalance(clientId).data ?? opened;
   const toast = useToast();
   const grant = useGiveFreeCredit(clientId);
   const [text, setText] = useState('');

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server';
+import { adminBalanceQueryOptions } from '../api/get-admin-balance';
 import { renderApp } from '../../../testing/render-app';
 import { stubFetch, type Route } from '../../../testing/stub-fetch';
 import { makeBalance, makeClient, makeUser } from '../../../testing/test-data';
@@ -120,6 +121,23 @@ describe('Admin client page', () => {
     expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
       amount: '12.5',
     });
+  });
+
+  it('the free-credit panel follows the balance while it is open', async () => {
+    stubFetch(clientPageRoutes());
+    const { user, queryClient } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', { name: /^Balance EUR 0\.00/ }),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Free Credit' });
+    expect(within(panel).getByText('EUR 0.00')).toBeInTheDocument();
+    queryClient.setQueryData(adminBalanceQueryOptions(client.id).queryKey, {
+      ...balance,
+      amount: 3,
+    });
+    expect(await within(panel).findByText('EUR 3.00')).toBeInTheDocument();
   });
 
   it("free credit: the server's refusal is shown in the panel", async () => {
