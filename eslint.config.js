@@ -5,6 +5,35 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Import boundaries (STYLE.md §3.1-3.2): dependencies point one way. */
+/** Lint zone of one feature folder depth: no other feature, no app, no server. */
+function featureBoundary(files, up) {
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [`${up}/*/**`, `!${up}/../**`],
+              message:
+                'a feature does not import another feature: compose them in app/routes',
+            },
+            {
+              group: ['**/app/**'],
+              message: 'features do not import app',
+            },
+            {
+              group: ['**/server/**', 'node:*', 'fastify*', 'pg'],
+              message: 'the web app never imports the server',
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 const boundaries = [
   {
     files: ['src/shared/**'],
@@ -58,6 +87,10 @@ const boundaries = [
       ],
     },
   },
+  // STYLE §3.1: features don't import each other; screens in app/routes compose them. A file
+  // at a feature's root reaches another feature with '../x', one in a subfolder with '../../x'.
+  featureBoundary(['src/web/features/*/*.{ts,tsx}'], '..'),
+  featureBoundary(['src/web/features/*/*/**'], '../..'),
   {
     files: ['src/web/components/**', 'src/web/lib/**'],
     rules: {

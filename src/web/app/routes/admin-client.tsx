@@ -7,6 +7,7 @@ import { paths } from '../../config/paths';
 import { useAdminClient } from '../../features/admin-clients/api/get-admin-client';
 import { AdminBalanceCard } from '../../features/admin-clients/components/admin-balance-card';
 import { AdminClientCard } from '../../features/admin-clients/components/admin-client-card';
+import { ClientNameForm } from '../../features/clients/components/client-name-form';
 import { RouteSplitList } from '../../features/route-splits/components/route-split-list';
 import { errorText, isApiError } from '../../lib/api-error';
 
@@ -53,7 +54,12 @@ export function AdminClientRoute() {
         }
       />
       <div className="card-grid">
-        <AdminClientCard client={client.data} />
+        <AdminClientCard
+          client={client.data}
+          editForm={(done) => (
+            <ClientNameForm client={client.data} asAdmin onDone={done} />
+          )}
+        />
         <AdminBalanceCard clientId={client.data.id} />
       </div>
       <RouteSplitList client={client.data} />

@@ -5,7 +5,8 @@ import { Skeleton } from '../../components/ui/spinner';
 import { useAdminUser } from '../../features/admin-users/api/get-admin-user';
 import { AdminUserCard } from '../../features/admin-users/components/admin-user-card';
 import { displayName } from '../../features/admin-users/components/admin-user-table';
-import { UserClients } from '../../features/admin-users/components/user-clients';
+import { UserClients } from '../../features/admin-clients/components/user-clients';
+import { CreateClientForm } from '../../features/clients/components/create-client-form';
 import { UserRoles } from '../../features/roles/components/user-roles';
 import { errorText, isApiError } from '../../lib/api-error';
 
@@ -44,7 +45,10 @@ export function AdminUserRoute() {
         <AdminUserCard user={user.data} />
         <UserRoles user={user.data} />
       </div>
-      <UserClients userId={user.data.id} />
+      <UserClients
+        userId={user.data.id}
+        newClientForm={<CreateClientForm userId={user.data.id} />}
+      />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { getCredentials } from '../../lib/credentials';
@@ -120,7 +120,7 @@ describe('customer shell', () => {
     expect(menu).toHaveAttribute('aria-expanded', 'true');
 
     answerClients({ body: { clients: [], total: 0, count: 30, offset: 0 } });
-    await vi.waitFor(() => expect(currentPath()).toBe('/quickstart'));
+    await waitFor(() => expect(currentPath()).toBe('/quickstart'));
     expect(menu).toHaveAttribute('aria-expanded', 'true');
 
     // Going somewhere by choice still closes it.
@@ -130,7 +130,7 @@ describe('customer shell', () => {
         { name: 'Messaging' },
       ),
     );
-    await vi.waitFor(() => expect(currentPath()).toBe('/messaging/sms'));
+    await waitFor(() => expect(currentPath()).toBe('/messaging/sms'));
     expect(menu).toHaveAttribute('aria-expanded', 'false');
   });
 });

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { HoverDropdown } from './hover-dropdown';
@@ -26,7 +26,7 @@ describe('hover dropdown', () => {
     expect(screen.getByRole('menu')).toBeInTheDocument();
     expect(button).toHaveAttribute('aria-expanded', 'true');
     await user.unhover(button);
-    await vi.waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
   });
 
   it('is keyboard operable: arrows move, Enter chooses, Escape closes', async () => {

@@ -10,7 +10,7 @@ import { usePanel } from '../../../components/ui/side-panel';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
-import { formatDate } from '../../clients/components/client-card';
+import { formatDate } from '../../../lib/format';
 import { useAdminBalance } from '../api/get-admin-balance';
 import { useGiveFreeCredit } from '../api/give-free-credit';
 

@@ -1,11 +1,20 @@
+import type { ReactNode } from 'react';
 import type { Client } from '../../../../shared/schemas/clients';
 import { EditableCard } from '../../../components/ui/editable-card';
 import { usePanel } from '../../../components/ui/side-panel';
-import { formatDate } from '../../clients/components/client-card';
-import { ClientNameForm } from '../../clients/components/client-name-form';
+import { formatDate } from '../../../lib/format';
 
-/** The Client card of the admin client page; a click opens the edit panel (spec §2). */
-export function AdminClientCard({ client }: { client: Client }) {
+/**
+ * The Client card of the admin client page; a click opens the edit panel (spec §2) with the
+ * form the screen supplies, given how to close the panel.
+ */
+export function AdminClientCard({
+  client,
+  editForm,
+}: {
+  client: Client;
+  editForm: (done: () => void) => ReactNode;
+}) {
   const panel = usePanel();
   return (
     <EditableCard
@@ -19,10 +28,7 @@ export function AdminClientCard({ client }: { client: Client }) {
         ['Updated', formatDate(client.dateUpdated)],
       ]}
       onEdit={() =>
-        panel.showPanel(
-          <ClientNameForm client={client} asAdmin onDone={panel.closePanel} />,
-          { title: 'Edit Client' },
-        )
+        panel.showPanel(editForm(panel.closePanel), { title: 'Edit Client' })
       }
     />
   );

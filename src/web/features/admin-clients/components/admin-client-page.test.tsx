@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server';
@@ -209,7 +209,7 @@ describe('Admin client page', () => {
       'WORLD_SPECIAL',
     );
     await user.click(within(panel).getByRole('button', { name: 'Create' }));
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
         userId: client.userId,
         clientId: client.id,
@@ -249,7 +249,7 @@ describe('Admin client page', () => {
         }),
       ).getByRole('button', { name: 'OK' }),
     );
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(
         requests.filter((r) => r.method === 'DELETE').map((r) => r.path),
       ).toEqual([`/api/admin/routes/split/${splitB.id}`]),

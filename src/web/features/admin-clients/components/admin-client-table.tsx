@@ -6,7 +6,7 @@ import { Pager, pageHref } from '../../../components/ui/pager';
 import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
-import { formatDate } from '../../clients/components/client-card';
+import { formatDate } from '../../../lib/format';
 import { useAdminClients } from '../api/get-admin-clients';
 
 /**

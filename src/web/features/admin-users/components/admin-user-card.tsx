@@ -11,11 +11,11 @@ import { EditableCard } from '../../../components/ui/editable-card';
 import { usePanel } from '../../../components/ui/side-panel';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
-import { formatDate } from '../../clients/components/client-card';
+import { formatDate } from '../../../lib/format';
 import {
   ProfileFields,
   profileValues,
-} from '../../users/components/profile-fields';
+} from '../../../components/forms/profile-fields';
 import { useUpdateAdminUser } from '../api/update-admin-user';
 import { displayName } from './admin-user-table';
 

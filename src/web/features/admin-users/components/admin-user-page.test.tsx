@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { ROLES } from '../../../../shared/roles';
@@ -101,7 +101,7 @@ describe('Admin user page', () => {
     await user.selectOptions(pick, 'ROLE_ROUTE_VIEW');
     expect(within(panel).getByLabelText('Role')).toHaveValue('ROLE_ROUTE_VIEW');
     await user.click(within(panel).getByRole('button', { name: 'Add Role' }));
-    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
       role: 'ROLE_ROUTE_VIEW',
     });
@@ -163,13 +163,13 @@ describe('Admin user page', () => {
         { name: 'OK' },
       ),
     );
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(requests.find((r) => r.method === 'PUT')?.body).toEqual({
         role: 'ROLE_CLIENT_LIST',
       }),
     );
     const roles = screen.getByRole('list', { name: 'Roles' });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(within(roles).getAllByRole('listitem')).toHaveLength(1),
     );
   });
@@ -274,7 +274,7 @@ describe('Moving from one user to another', () => {
     // The next user is already known, so the page stays mounted while their clients load.
     queryClient.setQueryData(adminUserQueryOptions(other.id).queryKey, other);
     await router.navigate(`/admin/users/${other.id}`);
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(screen.queryByRole('link', { name: 'Shop' })).toBeNull(),
     );
     answerOtherClients({

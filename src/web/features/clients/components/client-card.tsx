@@ -2,14 +2,7 @@ import { Link } from 'react-router';
 import type { Client } from '../../../../shared/schemas/clients';
 import { paths } from '../../../config/paths';
 import { cx } from '../../../lib/cx';
-
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  });
-}
+import { formatDate } from '../../../lib/format';
 
 function ClientDetails({ client }: { client: Client }) {
   return (

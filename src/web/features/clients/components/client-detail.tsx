@@ -11,7 +11,7 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { useDeleteClient } from '../api/delete-client';
 import { useClient } from '../api/get-client';
 import { useResetSecret } from '../api/reset-secret';
-import { formatDate } from './client-card';
+import { formatDate } from '../../../lib/format';
 import { ClientNameForm } from './client-name-form';
 import { ClientSecret } from './client-secret';
 

@@ -11,7 +11,10 @@ import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
 import { useUpdateMe } from '../api/update-me';
-import { ProfileFields, profileValues } from './profile-fields';
+import {
+  ProfileFields,
+  profileValues,
+} from '../../../components/forms/profile-fields';
 
 /** /users/me: 'Update My User' with a read-only User ID (spec §2). */
 export function UpdateMyUserForm({ user }: { user: MyUser }) {

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import {
   ADMIN_LARGE_PAGE_SIZE,
@@ -12,12 +13,20 @@ import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { useToast } from '../../../components/ui/toaster';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
-import { adminClientsQueryOptions } from '../../admin-clients/api/get-admin-clients';
-import { formatDate } from '../../clients/components/client-card';
-import { CreateClientForm } from '../../clients/components/create-client-form';
+import { adminClientsQueryOptions } from '../api/get-admin-clients';
+import { formatDate } from '../../../lib/format';
 
-/** A user's clients (300 at a time, spec §9) and New Client, which creates one for them. */
-export function UserClients({ userId }: { userId: string }) {
+/**
+ * A user's clients (300 at a time, spec §9) and New Client, which opens `newClientForm` (the
+ * screen supplies the clients feature's form) unless the user already has 30.
+ */
+export function UserClients({
+  userId,
+  newClientForm,
+}: {
+  userId: string;
+  newClientForm: ReactNode;
+}) {
   // Not the paged hook: its previous-page placeholder would show another user's clients here.
   const clients = useQuery(
     adminClientsQueryOptions({ userId, count: ADMIN_LARGE_PAGE_SIZE }),
@@ -30,9 +39,7 @@ export function UserClients({ userId }: { userId: string }) {
       toast.show(MAX_CLIENTS_MESSAGE, { tone: 'danger', role: 'alert' });
       return;
     }
-    panel.showPanel(<CreateClientForm userId={userId} />, {
-      title: 'New Client',
-    });
+    panel.showPanel(newClientForm, { title: 'New Client' });
   }
 
   return (
