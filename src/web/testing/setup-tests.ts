@@ -1,9 +1,13 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { clearAuthNotice } from '../lib/auth-notice';
 import { server } from './msw-server';
 import { disposeRouters } from './render-app';
+
+// findBy*/waitFor give up after 5 s rather than 1 s: on a busy 2-core machine (CI, or tests
+// beside a build) a lazy route can take longer than a second to load in jsdom.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
