@@ -34,6 +34,33 @@ function featureBoundary(files, up) {
   };
 }
 
+/** Lint zone of server feature files: no other feature, no web; `extra` adds patterns. */
+function serverFeatureBoundary(files, extra) {
+  return {
+    files,
+    ignores: ['src/server/features/*/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*/**', '!../../**'],
+              message:
+                'a server feature does not import another feature: shared rules go to auth/ or db/, composition to routes.ts',
+            },
+            {
+              group: ['**/web/**', 'react*'],
+              message: 'the server never imports the web app',
+            },
+            ...extra,
+          ],
+        },
+      ],
+    },
+  };
+}
+
 const boundaries = [
   {
     files: ['src/shared/**'],
@@ -91,6 +118,46 @@ const boundaries = [
   // at a feature's root reaches another feature with '../x', one in a subfolder with '../../x'.
   featureBoundary(['src/web/features/*/*.{ts,tsx}'], '..'),
   featureBoundary(['src/web/features/*/*/**'], '../..'),
+  // The server is cut the same way: a feature imports no other feature, and its routes reach
+  // the database only through its service (routes → service → repo).
+  serverFeatureBoundary(['src/server/features/*/*.ts'], []),
+  serverFeatureBoundary(
+    ['src/server/features/*/*routes.ts'],
+    [
+      {
+        group: ['**/repo', '**/repo.ts'],
+        message: 'routes call their service, never a repo',
+      },
+    ],
+  ),
+  {
+    // Infrastructure every feature builds on; only app.ts and routes.ts compose features.
+    files: [
+      'src/server/auth/**',
+      'src/server/db/**',
+      'src/server/plugins/**',
+      'src/server/*.ts',
+    ],
+    ignores: ['src/server/app.ts', 'src/server/routes.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**'],
+              message:
+                'auth, db and plugins depend on no feature: features depend on them',
+            },
+            {
+              group: ['**/web/**', 'react*'],
+              message: 'the server never imports the web app',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/web/components/**', 'src/web/lib/**'],
     rules: {

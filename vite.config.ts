@@ -22,7 +22,11 @@ export default defineConfig({
           name: 'unit',
           root: '.',
           environment: 'node',
-          include: ['src/shared/**/*.test.ts', 'src/server/**/*.test.ts'],
+          include: [
+            'src/shared/**/*.test.ts',
+            'src/server/**/*.test.ts',
+            'tests/lint/**/*.test.ts',
+          ],
         },
       },
       {

@@ -1,5 +1,5 @@
-import type { CredentialCache } from './auth/credential-cache.ts';
-import type { LoginThrottle } from './auth/login-throttle.ts';
+import { CredentialCache } from './auth/credential-cache.ts';
+import { LoginThrottle } from './auth/login-throttle.ts';
 import type { Principal } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
@@ -8,6 +8,17 @@ import type { Db } from './db/client.ts';
 export interface Deps {
   config: Config;
   db: Db;
+  /** Per node: each node verifies and caches credentials on its own. */
   credentials: CredentialCache<Principal>;
+  /** Per node: failed logins counted by this node. */
   throttle: LoginThrottle;
+}
+
+export function createDeps(config: Config, db: Db): Deps {
+  return {
+    config,
+    db,
+    credentials: new CredentialCache<Principal>(),
+    throttle: new LoginThrottle(),
+  };
 }

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 
-// The only module that touches `process`: tests build the app with their own config.
+// The only module that reads the environment, handles signals and exits: tests build the app
+// with their own config.
 let config: Config;
 try {
   config = loadConfig(process.env);

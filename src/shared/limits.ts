@@ -1,6 +1,7 @@
 /** Business constants of spec §9 and the server rules of CONTRACT.md. */
 
-export const CLIENT_PAGE_SIZE = 30;
+/** Page size of every list when the caller names none (spec: "count 30, offset 0"). */
+export const DEFAULT_PAGE_SIZE = 30;
 export const ADMIN_LARGE_PAGE_SIZE = 300;
 export const MAX_PAGE_SIZE = 300;
 export const MAX_CLIENTS_PER_USER = 30;

@@ -2,7 +2,9 @@ import { MONEY_SCALE } from './limits.ts';
 
 /**
  * Money travels as decimal strings between the API and the database so no sum is ever done
- * in floating point. These helpers only parse and format; arithmetic happens in SQL numeric.
+ * in floating point. Balances are added to and subtracted from in SQL numeric only; the one
+ * product computed here is an SMS price (decimal × segments, on scaled integers, exact), so
+ * the console shows the same price the server charges.
  */
 
 const DECIMAL = new RegExp(`^\\d{1,11}(\\.\\d{1,${MONEY_SCALE}})?$`);

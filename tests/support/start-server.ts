@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
@@ -10,6 +11,8 @@ export const ADMIN = {
 
 export interface TestServer {
   url: string;
+  /** The server itself, for tests that read its route table. */
+  app: FastifyInstance;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,7 @@ export async function startServer(
   if (!address || typeof address === 'string') throw new Error('no address');
   return {
     url: `http://127.0.0.1:${address.port}`,
+    app,
     async close() {
       await app.close();
       await database.drop();

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { openDatabase } from '../../db/open.ts';
-import { insertClient } from '../clients/repo.ts';
+import { insertClient, insertDefaultBalance } from '../clients/repo.ts';
 import { insertAcceptedMessage } from '../messages/repo.ts';
 import { insertUser } from '../users/repo.ts';
-import { creditBalance, insertDefaultBalance } from './repo.ts';
+import { creditBalance } from './repo.ts';
 
 interface LedgerRow {
   amount: string;

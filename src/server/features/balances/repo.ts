@@ -25,18 +25,6 @@ export function toBalance(row: BalanceRow): Balance {
 export const BALANCE_COLUMNS =
   'b.id, b.currency, b.amount, b.min_threshold, b.date_created, b.date_updated';
 
-/** Every client gets a default balance at 0, with the client's own id. */
-export async function insertDefaultBalance(
-  q: Queryable,
-  clientId: string,
-  currency: string,
-): Promise<void> {
-  await q.query(
-    'INSERT INTO balances (id, client_id, currency) VALUES ($1, $1, $2)',
-    [clientId, currency],
-  );
-}
-
 /** The default balance of a client; with `userId`, only if that user owns the client. */
 export async function findDefaultBalance(
   q: Queryable,

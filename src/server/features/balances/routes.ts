@@ -5,10 +5,9 @@ import {
   FreeCreditSchema,
 } from '../../../shared/schemas/balances.ts';
 import { IdParamsSchema, IdSchema } from '../../../shared/schemas/common.ts';
+import { actorOf, ownerOfClientCall } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
-import { userOf } from '../../plugins/authenticate.ts';
 import { errorResponses } from '../../schemas.ts';
-import { ownerOfCall } from './client-scope.ts';
 import * as service from './service.ts';
 
 const tags = ['balances'];
@@ -18,7 +17,7 @@ const CreditParamsSchema = z.object({
   balanceId: IdSchema,
 });
 
-/** The balance of one of my clients; an API client may read its own. */
+/** The balance of one of my clients; an API client may read its own (client-or-user scope). */
 export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -37,7 +36,11 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { id } = request.params;
-        return service.getDefaultBalance(deps, id, ownerOfCall(request, id));
+        return service.getDefaultBalance(
+          deps,
+          id,
+          ownerOfClientCall(request, id),
+        );
       },
     );
   };
@@ -81,10 +84,9 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        service.grantFreeCredit(deps, {
+        service.grantFreeCredit(deps, actorOf(request), {
           ...request.params,
           amount: request.body.amount,
-          actorUserId: userOf(request).user.id,
         }),
     );
   };

@@ -1,4 +1,5 @@
 import type { Balance } from '../../../shared/schemas/balances.ts';
+import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound, pgCode, unprocessable } from '../../errors.ts';
 import * as repo from './repo.ts';
@@ -20,15 +21,14 @@ export async function getDefaultBalance(
 /** Adds free credit exactly (SQL numeric) and records the admin who granted it in the ledger. */
 export async function grantFreeCredit(
   deps: Deps,
-  credit: {
-    clientId: string;
-    balanceId: string;
-    amount: string;
-    actorUserId: string;
-  },
+  actor: Principal,
+  credit: { clientId: string; balanceId: string; amount: string },
 ): Promise<Balance> {
   try {
-    const balance = await repo.creditBalance(deps.db, credit);
+    const balance = await repo.creditBalance(deps.db, {
+      ...credit,
+      actorUserId: actor.user.id,
+    });
     if (!balance) throw notFound('Balance');
     return balance;
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Client } from '../../../shared/schemas/clients.ts';
 import type { Queryable } from '../../db/client.ts';
+import { selectPage } from '../../db/paging.ts';
 
 interface ClientRow {
   id: string;
@@ -19,20 +20,6 @@ export function toClient(row: ClientRow): Client {
     dateCreated: row.date_created.toISOString(),
     dateUpdated: row.date_updated.toISOString(),
   };
-}
-
-export async function findClientCredentials(
-  q: Queryable,
-  id: string,
-): Promise<{ id: string; userId: string; secretHash: string } | undefined> {
-  const [row] = await q.query<{
-    id: string;
-    user_id: string;
-    secret_hash: string;
-  }>('SELECT id, user_id, secret_hash FROM clients WHERE id = $1', [id]);
-  return (
-    row && { id: row.id, userId: row.user_id, secretHash: row.secret_hash }
-  );
 }
 
 /** Locks the owner's row so concurrent creates for one user are counted one at a time. */
@@ -81,21 +68,19 @@ export async function listClients(
   filter: { userId?: string | undefined },
   page: { count: number; offset: number },
 ): Promise<{ clients: Client[]; total: number }> {
-  const rows = await q.query<ClientRow & { total: number }>(
-    `SELECT ${COLUMNS}, (count(*) OVER ())::int AS total FROM clients
-     WHERE ($1::uuid IS NULL OR user_id = $1)
-     ORDER BY date_created, id LIMIT $2 OFFSET $3`,
-    [filter.userId ?? null, page.count, page.offset],
+  const { items, total } = await selectPage(
+    q,
+    {
+      columns: COLUMNS,
+      from: 'clients',
+      where: '($1::uuid IS NULL OR user_id = $1)',
+      params: [filter.userId ?? null],
+      orderBy: 'date_created, id',
+    },
+    page,
+    toClient,
   );
-  const total =
-    rows[0]?.total ??
-    (
-      await q.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM clients WHERE ($1::uuid IS NULL OR user_id = $1)',
-        [filter.userId ?? null],
-      )
-    )[0]!.n;
-  return { clients: rows.map(toClient), total };
+  return { clients: items, total };
 }
 
 export async function renameClient(
@@ -110,6 +95,18 @@ export async function renameClient(
     [id, name, userId ?? null],
   );
   return row && toClient(row);
+}
+
+/** Every client gets a default balance at 0, with the client's own id. */
+export async function insertDefaultBalance(
+  q: Queryable,
+  clientId: string,
+  currency: string,
+): Promise<void> {
+  await q.query(
+    'INSERT INTO balances (id, client_id, currency) VALUES ($1, $1, $2)',
+    [clientId, currency],
+  );
 }
 
 export async function updateClientSecret(

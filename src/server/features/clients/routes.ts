@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CLIENT_PAGE_SIZE } from '../../../shared/limits.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';
 import {
   ClientListSchema,
   ClientSchema,
@@ -11,11 +11,9 @@ import {
   IdParamsSchema,
   pagingSchema,
 } from '../../../shared/schemas/common.ts';
+import { actorOf, userOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
-import { userOf } from '../../plugins/authenticate.ts';
 import { errorResponses, NoContentSchema } from '../../schemas.ts';
-import * as repo from './repo.ts';
 import * as service from './service.ts';
 
 const tags = ['clients'];
@@ -39,9 +37,12 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { user } = userOf(request);
-        return reply
-          .code(201)
-          .send(await service.createClient(deps, user.id, request.body.name));
+        return reply.code(201).send(
+          await service.createClient(deps, actorOf(request), {
+            userId: user.id,
+            name: request.body.name,
+          }),
+        );
       },
     );
 
@@ -51,7 +52,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'List my clients',
-          querystring: pagingSchema(CLIENT_PAGE_SIZE),
+          querystring: pagingSchema(DEFAULT_PAGE_SIZE),
           response: { 200: ClientListSchema, ...errorResponses(400, 401, 403) },
         },
       },
@@ -59,7 +60,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         const { user } = userOf(request);
         const page = request.query;
         return {
-          ...(await repo.listClients(deps.db, { userId: user.id }, page)),
+          ...(await service.listClients(deps, { userId: user.id }, page)),
           ...page,
         };
       },
@@ -79,14 +80,11 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { user } = userOf(request);
-        const client = await repo.findClient(
-          deps.db,
+        return service.getClient(
+          deps,
           request.params.id,
-          user.id,
+          userOf(request).user.id,
         );
-        if (!client) throw notFound('Client');
-        return client;
       },
     );
 
@@ -105,15 +103,13 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { user } = userOf(request);
-        const client = await repo.renameClient(
-          deps.db,
+        return service.renameClient(
+          deps,
+          actorOf(request),
           request.params.id,
           request.body.name,
-          user.id,
+          userOf(request).user.id,
         );
-        if (!client) throw notFound('Client');
-        return client;
       },
     );
 
@@ -131,8 +127,12 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { user } = userOf(request);
-        await service.deleteClient(deps, request.params.id, user.id);
+        await service.deleteClient(
+          deps,
+          actorOf(request),
+          request.params.id,
+          userOf(request).user.id,
+        );
         return reply.code(204).send();
       },
     );
@@ -152,8 +152,12 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { user } = userOf(request);
-        return service.resetSecret(deps, request.params.id, user.id);
+        return service.resetSecret(
+          deps,
+          actorOf(request),
+          request.params.id,
+          userOf(request).user.id,
+        );
       },
     );
   };

@@ -2,12 +2,20 @@ import {
   MAX_CLIENTS_MESSAGE,
   MAX_CLIENTS_PER_USER,
 } from '../../../shared/limits.ts';
-import type { ClientWithSecret } from '../../../shared/schemas/clients.ts';
+import type {
+  Client,
+  ClientWithSecret,
+} from '../../../shared/schemas/clients.ts';
 import { generateSecret, hashSecret } from '../../auth/passwords.ts';
+import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { conflict, notFound } from '../../errors.ts';
-import { insertDefaultBalance } from '../balances/repo.ts';
 import * as repo from './repo.ts';
+
+/*
+ * Every function takes the client's owner as `ownerId` when the caller is a customer (another
+ * user's client then answers 404), and none when staff act on any client.
+ */
 
 /**
  * Creates a client with a fresh secret and a default balance at 0. The owner's row is locked
@@ -15,36 +23,67 @@ import * as repo from './repo.ts';
  */
 export async function createClient(
   deps: Deps,
-  userId: string,
-  name: string,
+  _actor: Principal,
+  input: { userId: string; name: string },
 ): Promise<ClientWithSecret> {
   const secret = generateSecret();
   const client = await deps.db.transaction(async (tx) => {
-    const existing = await repo.lockUserAndCountClients(tx, userId);
+    const existing = await repo.lockUserAndCountClients(tx, input.userId);
     if (existing === undefined) throw notFound('User');
     if (existing >= MAX_CLIENTS_PER_USER) throw conflict(MAX_CLIENTS_MESSAGE);
     const created = await repo.insertClient(tx, {
-      userId,
-      name,
+      userId: input.userId,
+      name: input.name,
       secretHash: hashSecret(secret),
     });
-    await insertDefaultBalance(tx, created.id, deps.config.currency);
+    await repo.insertDefaultBalance(tx, created.id, deps.config.currency);
     return created;
   });
   return { ...client, secret };
 }
 
-export async function resetSecret(
+export async function getClient(
   deps: Deps,
   clientId: string,
-  userId: string,
+  ownerId?: string,
+): Promise<Client> {
+  const client = await repo.findClient(deps.db, clientId, ownerId);
+  if (!client) throw notFound('Client');
+  return client;
+}
+
+export async function listClients(
+  deps: Deps,
+  filter: { userId?: string | undefined },
+  page: { count: number; offset: number },
+): Promise<{ clients: Client[]; total: number }> {
+  return repo.listClients(deps.db, filter, page);
+}
+
+export async function renameClient(
+  deps: Deps,
+  _actor: Principal,
+  clientId: string,
+  name: string,
+  ownerId?: string,
+): Promise<Client> {
+  const client = await repo.renameClient(deps.db, clientId, name, ownerId);
+  if (!client) throw notFound('Client');
+  return client;
+}
+
+export async function resetSecret(
+  deps: Deps,
+  _actor: Principal,
+  clientId: string,
+  ownerId: string,
 ): Promise<ClientWithSecret> {
   const secret = generateSecret();
   const client = await repo.updateClientSecret(
     deps.db,
     clientId,
     hashSecret(secret),
-    userId,
+    ownerId,
   );
   if (!client) throw notFound('Client');
   deps.credentials.forget(clientId);
@@ -53,10 +92,11 @@ export async function resetSecret(
 
 export async function deleteClient(
   deps: Deps,
+  _actor: Principal,
   clientId: string,
-  userId: string,
+  ownerId: string,
 ): Promise<void> {
-  if (!(await repo.deleteClient(deps.db, clientId, userId)))
+  if (!(await repo.deleteClient(deps.db, clientId, ownerId)))
     throw notFound('Client');
   deps.credentials.forget(clientId);
 }

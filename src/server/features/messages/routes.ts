@@ -5,10 +5,9 @@ import {
   MessageSchema,
   SendSmsSchema,
 } from '../../../shared/schemas/messages.ts';
+import { actorOf, ownerOfClientCall } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
-import { principalOf } from '../../plugins/authenticate.ts';
 import { errorResponses } from '../../schemas.ts';
-import { ownerOfCall } from '../balances/client-scope.ts';
 import * as service from './service.ts';
 
 const tags = ['messages'];
@@ -38,10 +37,10 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { clientId } = request.params;
-        ownerOfCall(request, clientId);
+        ownerOfClientCall(request, clientId);
         const message = await service.sendSms(
           deps,
-          principalOf(request),
+          actorOf(request),
           clientId,
           request.body,
         );

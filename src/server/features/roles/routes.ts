@@ -1,14 +1,34 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RoleVerb } from '../../../shared/roles.ts';
 import { IdParamsSchema } from '../../../shared/schemas/common.ts';
 import {
   RoleInputSchema,
   UserRoleListSchema,
 } from '../../../shared/schemas/roles.ts';
+import { actorOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
 
 const tags = ['admin: roles'];
+const answers = {
+  200: UserRoleListSchema,
+  ...errorResponses(400, 401, 403, 404),
+};
+
+/** Options of the add and remove routes: the same body and answer, a different verb role. */
+function roleChange(verb: RoleVerb, summary: string) {
+  return {
+    config: { role: { family: 'USERROLE' as const, verb } },
+    schema: {
+      tags,
+      summary,
+      params: IdParamsSchema,
+      body: RoleInputSchema,
+      response: answers,
+    },
+  };
+}
 
 /** A user's roles, for admins. Only catalogue names are accepted ('Invalid role' otherwise). */
 export function adminRolesRoutes(deps: Deps): FastifyPluginAsyncZod {
@@ -21,10 +41,7 @@ export function adminRolesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary: "A user's roles, sorted alphabetically",
           params: IdParamsSchema,
-          response: {
-            200: UserRoleListSchema,
-            ...errorResponses(400, 401, 403, 404),
-          },
+          response: answers,
         },
       },
       async (request) => ({
@@ -34,49 +51,25 @@ export function adminRolesRoutes(deps: Deps): FastifyPluginAsyncZod {
 
     app.post(
       '/users/:id/roles/add',
-      {
-        config: { role: { family: 'USERROLE', verb: 'CREATE' } },
-        schema: {
-          tags,
-          summary: 'Grant a role; answers the updated list',
-          params: IdParamsSchema,
-          body: RoleInputSchema,
-          response: {
-            200: UserRoleListSchema,
-            ...errorResponses(400, 401, 403, 404),
-          },
-        },
-      },
+      roleChange('CREATE', 'Grant a role; answers the updated list'),
       async (request) => ({
-        roles: await service.addRole(
-          deps,
-          request.params.id,
-          request.body.role,
-        ),
+        roles: await service.changeRole(deps, actorOf(request), {
+          userId: request.params.id,
+          role: request.body.role,
+          change: 'add',
+        }),
       }),
     );
 
     app.put(
       '/users/:id/roles/remove',
-      {
-        config: { role: { family: 'USERROLE', verb: 'DELETE' } },
-        schema: {
-          tags,
-          summary: 'Take a role away; answers the updated list',
-          params: IdParamsSchema,
-          body: RoleInputSchema,
-          response: {
-            200: UserRoleListSchema,
-            ...errorResponses(400, 401, 403, 404),
-          },
-        },
-      },
+      roleChange('DELETE', 'Take a role away; answers the updated list'),
       async (request) => ({
-        roles: await service.removeRole(
-          deps,
-          request.params.id,
-          request.body.role,
-        ),
+        roles: await service.changeRole(deps, actorOf(request), {
+          userId: request.params.id,
+          role: request.body.role,
+          change: 'remove',
+        }),
       }),
     );
   };

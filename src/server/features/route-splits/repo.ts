@@ -1,6 +1,7 @@
 import type { DeliveryMethod } from '../../../shared/limits.ts';
 import type { RouteSplit } from '../../../shared/schemas/route-splits.ts';
 import type { Queryable } from '../../db/client.ts';
+import { selectPage } from '../../db/paging.ts';
 
 interface RouteSplitRow {
   id: string;
@@ -82,21 +83,33 @@ export async function listRouteSplits(
   filter: { userId?: string | undefined; clientId?: string | undefined },
   page: { count: number; offset: number },
 ): Promise<{ routes: RouteSplit[]; total: number }> {
-  const where =
-    'WHERE ($1::uuid IS NULL OR user_id = $1) AND ($2::uuid IS NULL OR client_id = $2)';
-  const params = [filter.userId ?? null, filter.clientId ?? null];
-  const rows = await q.query<RouteSplitRow & { total: number }>(
-    `SELECT ${COLUMNS}, (count(*) OVER ())::int AS total FROM route_splits ${where}
-     ORDER BY date_created, id LIMIT $3 OFFSET $4`,
-    [...params, page.count, page.offset],
+  const { items, total } = await selectPage(
+    q,
+    {
+      columns: COLUMNS,
+      from: 'route_splits',
+      where:
+        '($1::uuid IS NULL OR user_id = $1) AND ($2::uuid IS NULL OR client_id = $2)',
+      params: [filter.userId ?? null, filter.clientId ?? null],
+      orderBy: 'date_created, id',
+    },
+    page,
+    toRouteSplit,
   );
-  const total =
-    rows[0]?.total ??
-    (
-      await q.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM route_splits ${where}`,
-        params,
-      )
-    )[0]!.n;
-  return { routes: rows.map(toRouteSplit), total };
+  return { routes: items, total };
+}
+
+/** Why a split could not be created: its user or its client does not exist (or neither). */
+export async function findMissingOwner(
+  q: Queryable,
+  split: { userId: string; clientId: string },
+): Promise<'user' | 'client' | undefined> {
+  const [row] = await q.query<{ user_found: boolean; client_found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1) AS user_found,
+            EXISTS (SELECT 1 FROM clients WHERE id = $2) AS client_found`,
+    [split.userId, split.clientId],
+  );
+  if (!row?.user_found) return 'user';
+  if (!row.client_found) return 'client';
+  return undefined;
 }

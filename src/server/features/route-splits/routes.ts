@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CLIENT_PAGE_SIZE } from '../../../shared/limits.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';
 import {
   IdParamsSchema,
   pagingSchema,
@@ -11,13 +11,13 @@ import {
   RouteSplitSchema,
   UpdateRouteSplitSchema,
 } from '../../../shared/schemas/route-splits.ts';
+import { actorOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses, NoContentSchema } from '../../schemas.ts';
-import * as repo from './repo.ts';
 import * as service from './service.ts';
 
 const tags = ['admin: route splits'];
-const ListQuerySchema = pagingSchema(CLIENT_PAGE_SIZE).extend(
+const ListQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend(
   RouteSplitQuerySchema.shape,
 );
 
@@ -41,7 +41,13 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .code(201)
-          .send(await service.createRouteSplit(deps, request.body)),
+          .send(
+            await service.createRouteSplit(
+              deps,
+              actorOf(request),
+              request.body,
+            ),
+          ),
     );
 
     app.put(
@@ -60,7 +66,12 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        service.updateRouteSplit(deps, request.params.id, request.body),
+        service.updateRouteSplit(
+          deps,
+          actorOf(request),
+          request.params.id,
+          request.body,
+        ),
     );
 
     app.get(
@@ -97,7 +108,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) => {
         const { userId, clientId, ...page } = request.query;
         return {
-          ...(await repo.listRouteSplits(deps.db, { userId, clientId }, page)),
+          ...(await service.listRouteSplits(deps, { userId, clientId }, page)),
           ...page,
         };
       },
@@ -119,7 +130,11 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await service.deleteRouteSplit(deps, request.params.id);
+        await service.deleteRouteSplit(
+          deps,
+          actorOf(request),
+          request.params.id,
+        );
         return reply.code(204).send();
       },
     );

@@ -1,9 +1,8 @@
 import type { DeliveryMethod } from '../../../shared/limits.ts';
 import type { RouteSplit } from '../../../shared/schemas/route-splits.ts';
+import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { findClient } from '../clients/repo.ts';
-import { findUserById } from '../users/repo.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -12,6 +11,7 @@ import * as repo from './repo.ts';
  */
 export async function createRouteSplit(
   deps: Deps,
+  _actor: Principal,
   split: {
     userId: string;
     clientId: string;
@@ -21,8 +21,9 @@ export async function createRouteSplit(
 ): Promise<RouteSplit> {
   const created = await repo.insertRouteSplit(deps.db, split);
   if (created) return created;
-  if (!(await findUserById(deps.db, split.userId))) throw notFound('User');
-  if (!(await findClient(deps.db, split.clientId))) throw notFound('Client');
+  const missing = await repo.findMissingOwner(deps.db, split);
+  if (missing === 'user') throw notFound('User');
+  if (missing === 'client') throw notFound('Client');
   throw badRequest('The client does not belong to that user');
 }
 
@@ -35,8 +36,17 @@ export async function getRouteSplit(
   return split;
 }
 
+export async function listRouteSplits(
+  deps: Deps,
+  filter: { userId?: string | undefined; clientId?: string | undefined },
+  page: { count: number; offset: number },
+): Promise<{ routes: RouteSplit[]; total: number }> {
+  return repo.listRouteSplits(deps.db, filter, page);
+}
+
 export async function updateRouteSplit(
   deps: Deps,
+  _actor: Principal,
   id: string,
   change: { deliveryMethod: DeliveryMethod; weight: number },
 ): Promise<RouteSplit> {
@@ -45,7 +55,11 @@ export async function updateRouteSplit(
   return split;
 }
 
-export async function deleteRouteSplit(deps: Deps, id: string): Promise<void> {
+export async function deleteRouteSplit(
+  deps: Deps,
+  _actor: Principal,
+  id: string,
+): Promise<void> {
   if (!(await repo.deleteRouteSplit(deps.db, id))) {
     throw notFound('Route split');
   }

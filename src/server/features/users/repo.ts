@@ -1,30 +1,11 @@
 import type { User } from '../../../shared/schemas/users.ts';
+import {
+  toUser,
+  USER_COLUMNS as COLUMNS,
+  type UserRow,
+} from '../../auth/repo.ts';
 import type { Queryable } from '../../db/client.ts';
-
-interface UserRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  organization: string;
-  date_created: Date;
-  date_updated: Date;
-}
-
-const COLUMNS =
-  'id, email, first_name, last_name, organization, date_created, date_updated';
-
-export function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    email: row.email,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    organization: row.organization,
-    dateCreated: row.date_created.toISOString(),
-    dateUpdated: row.date_updated.toISOString(),
-  };
-}
+import { selectPage } from '../../db/paging.ts';
 
 export interface NewUser {
   email: string;
@@ -58,17 +39,6 @@ export async function findUserById(
     [id],
   );
   return row && toUser(row);
-}
-
-export async function findCredentialsByEmail(
-  q: Queryable,
-  email: string,
-): Promise<(User & { passwordHash: string }) | undefined> {
-  const [row] = await q.query<UserRow & { password_hash: string }>(
-    `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(email) = lower($1)`,
-    [email],
-  );
-  return row && { ...toUser(row), passwordHash: row.password_hash };
 }
 
 export async function findPasswordHash(
@@ -118,14 +88,17 @@ export async function listUsers(
   q: Queryable,
   page: { count: number; offset: number },
 ): Promise<{ users: User[]; total: number }> {
-  const rows = await q.query<UserRow & { total: number }>(
-    `SELECT ${COLUMNS}, (count(*) OVER ())::int AS total FROM users
-     ORDER BY date_created, id LIMIT $1 OFFSET $2`,
-    [page.count, page.offset],
+  const { items, total } = await selectPage(
+    q,
+    {
+      columns: COLUMNS,
+      from: 'users',
+      where: 'true',
+      params: [],
+      orderBy: 'date_created, id',
+    },
+    page,
+    toUser,
   );
-  const total =
-    rows[0]?.total ??
-    (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM users'))[0]!
-      .n;
-  return { users: rows.map(toUser), total };
+  return { users: items, total };
 }

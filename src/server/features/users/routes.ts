@@ -7,7 +7,7 @@ import {
   UserSchema,
 } from '../../../shared/schemas/users.ts';
 import type { Deps } from '../../deps.ts';
-import { userOf } from '../../plugins/authenticate.ts';
+import { actorOf, userOf } from '../../auth/scopes.ts';
 import { errorResponses, NoContentSchema } from '../../schemas.ts';
 import * as service from './service.ts';
 
@@ -65,7 +65,12 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        service.updateProfile(deps, userOf(request).user.id, request.body),
+        service.updateProfile(
+          deps,
+          actorOf(request),
+          userOf(request).user.id,
+          request.body,
+        ),
     );
 
     app.put(
@@ -83,11 +88,7 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await service.changePassword(
-          deps,
-          userOf(request).user.id,
-          request.body,
-        );
+        await service.changePassword(deps, actorOf(request), request.body);
         return reply.code(204).send();
       },
     );

@@ -4,6 +4,8 @@ import type {
   User,
 } from '../../../shared/schemas/users.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { addUserRoles, findCredentialsByEmail } from '../../auth/repo.ts';
 import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import {
@@ -12,7 +14,6 @@ import {
   notFound,
   unprocessable,
 } from '../../errors.ts';
-import { addUserRoles } from '../roles/repo.ts';
 import * as repo from './repo.ts';
 
 const EMAIL_TAKEN = 'This email is already registered';
@@ -43,8 +44,23 @@ export async function createUser(
   );
 }
 
+export async function getUser(deps: Deps, userId: string): Promise<User> {
+  const user = await repo.findUserById(deps.db, userId);
+  if (!user) throw notFound('User');
+  return user;
+}
+
+export async function listUsers(
+  deps: Deps,
+  page: { count: number; offset: number },
+): Promise<{ users: User[]; total: number }> {
+  return repo.listUsers(deps.db, page);
+}
+
+/** Changes a profile: the actor's own (My User) or, for staff, anyone's. */
 export async function updateProfile(
   deps: Deps,
+  _actor: Principal,
   userId: string,
   change: repo.ProfileChange,
 ): Promise<User> {
@@ -57,11 +73,13 @@ export async function updateProfile(
   return user;
 }
 
+/** Changes the actor's own password, after checking the current one. */
 export async function changePassword(
   deps: Deps,
-  userId: string,
+  actor: Principal,
   input: ChangePasswordInput,
 ): Promise<void> {
+  const userId = actor.user.id;
   const stored = await repo.findPasswordHash(deps.db, userId);
   if (!stored) throw notFound('User');
   if (!(await verifyPassword(input.currentPassword, stored))) {
@@ -81,7 +99,7 @@ export async function ensureBootstrapAdmin(
   admin: { email: string; password: string } | undefined,
 ): Promise<void> {
   if (!admin) return;
-  if (await repo.findCredentialsByEmail(db, admin.email)) return;
+  if (await findCredentialsByEmail(db, admin.email)) return;
   try {
     await createUser(
       db,

@@ -3,7 +3,7 @@ import {
   queryOptions,
   useQuery,
 } from '@tanstack/react-query';
-import { CLIENT_PAGE_SIZE } from '../../../../shared/limits';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import type { ClientList } from '../../../../shared/schemas/clients';
 import { api, unwrap } from '../../../lib/api-client';
 
@@ -16,7 +16,7 @@ export interface AdminClientsQuery {
 
 export async function getAdminClients({
   offset = 0,
-  count = CLIENT_PAGE_SIZE,
+  count = DEFAULT_PAGE_SIZE,
   userId,
 }: AdminClientsQuery): Promise<ClientList> {
   return unwrap(

@@ -3,7 +3,7 @@ import {
   queryOptions,
   useQuery,
 } from '@tanstack/react-query';
-import { CLIENT_PAGE_SIZE } from '../../../../shared/limits';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import type { UserList } from '../../../../shared/schemas/users';
 import { api, unwrap } from '../../../lib/api-client';
 
@@ -11,7 +11,7 @@ import { api, unwrap } from '../../../lib/api-client';
 export async function getAdminUsers(offset: number): Promise<UserList> {
   return unwrap(
     await api.get<UserList>('/admin/users', {
-      query: { count: CLIENT_PAGE_SIZE, offset },
+      query: { count: DEFAULT_PAGE_SIZE, offset },
     }),
   );
 }

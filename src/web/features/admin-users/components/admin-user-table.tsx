@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { CLIENT_PAGE_SIZE } from '../../../../shared/limits';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { ButtonLink } from '../../../components/ui/button';
 import { Pager, pageHref } from '../../../components/ui/pager';
@@ -74,7 +74,7 @@ export function AdminUserTable({ offset }: { offset: number }) {
         offset={offset}
         shown={rows.length}
         total={total}
-        pageSize={CLIENT_PAGE_SIZE}
+        pageSize={DEFAULT_PAGE_SIZE}
         hrefFor={(to) => pageHref(paths.adminUsers, to)}
       />
     </div>

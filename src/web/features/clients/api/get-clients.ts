@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CLIENT_PAGE_SIZE } from '../../../../shared/limits';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import type { ClientList } from '../../../../shared/schemas/clients';
 import { api, unwrap } from '../../../lib/api-client';
 
@@ -7,7 +7,7 @@ import { api, unwrap } from '../../../lib/api-client';
 export async function getClients(): Promise<ClientList> {
   return unwrap(
     await api.get<ClientList>('/clients', {
-      query: { count: CLIENT_PAGE_SIZE, offset: 0 },
+      query: { count: DEFAULT_PAGE_SIZE, offset: 0 },
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CLIENT_PAGE_SIZE } from '../../../shared/limits.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';
 import {
   IdParamsSchema,
   pagingSchema,
@@ -10,10 +10,9 @@ import {
   UserSchema,
 } from '../../../shared/schemas/users.ts';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
 import { errorResponses } from '../../schemas.ts';
-import * as usersRepo from '../users/repo.ts';
-import { updateProfile } from '../users/service.ts';
+import { actorOf } from '../../auth/scopes.ts';
+import * as service from './service.ts';
 
 const tags = ['admin: users'];
 
@@ -27,12 +26,12 @@ export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'List users',
-          querystring: pagingSchema(CLIENT_PAGE_SIZE),
+          querystring: pagingSchema(DEFAULT_PAGE_SIZE),
           response: { 200: UserListSchema, ...errorResponses(400, 401, 403) },
         },
       },
       async (request) => ({
-        ...(await usersRepo.listUsers(deps.db, request.query)),
+        ...(await service.listUsers(deps, request.query)),
         ...request.query,
       }),
     );
@@ -51,11 +50,7 @@ export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => {
-        const user = await usersRepo.findUserById(deps.db, request.params.id);
-        if (!user) throw notFound('User');
-        return user;
-      },
+      async (request) => service.getUser(deps, request.params.id),
     );
 
     app.put(
@@ -73,8 +68,13 @@ export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
           },
         },
       },
-      // updateProfile also drops the user's cached credentials: the e-mail is part of them.
-      async (request) => updateProfile(deps, request.params.id, request.body),
+      async (request) =>
+        service.updateProfile(
+          deps,
+          actorOf(request),
+          request.params.id,
+          request.body,
+        ),
     );
   };
 }

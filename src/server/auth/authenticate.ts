@@ -1,19 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { isKnownRole } from '../../shared/roles.ts';
+import type { Deps } from '../deps.ts';
+import { tooManyRequests, unauthorized } from '../errors.ts';
 import {
   dummyPasswordHash,
   secretMatches,
   verifyPassword,
-} from '../auth/passwords.ts';
-import type { Principal } from '../auth/principal.ts';
-import type { Deps } from '../deps.ts';
-import { forbidden, tooManyRequests, unauthorized } from '../errors.ts';
-import { findClientCredentials } from '../features/clients/repo.ts';
-import { listUserRoles } from '../features/roles/repo.ts';
-import {
-  findCredentialsByEmail,
-  findUserById,
-} from '../features/users/repo.ts';
+} from './passwords.ts';
+import type { Principal } from './principal.ts';
+import * as repo from './repo.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,7 +31,7 @@ function parseBasic(header: string | undefined) {
 }
 
 async function rolesOf(deps: Deps, userId: string): Promise<string[]> {
-  return (await listUserRoles(deps.db, userId))
+  return (await repo.listUserRoles(deps.db, userId))
     .map((r) => r.role)
     .filter(isKnownRole);
 }
@@ -48,22 +43,21 @@ async function verify(
   password: string,
 ): Promise<{ principal: Principal; subjects: string[] } | undefined> {
   if (UUID.test(username)) {
-    const client = await findClientCredentials(deps.db, username);
+    const client = await repo.findClientCredentials(deps.db, username);
     if (!client || !secretMatches(password, client.secretHash))
       return undefined;
-    const user = await findUserById(deps.db, client.userId);
-    if (!user) return undefined;
+    const user = client.owner;
     return {
       principal: {
         kind: 'client',
-        clientId: client.id,
+        clientId: client.clientId,
         user,
         roles: await rolesOf(deps, user.id),
       },
-      subjects: [client.id, user.id],
+      subjects: [client.clientId, user.id],
     };
   }
-  const found = await findCredentialsByEmail(deps.db, username);
+  const found = await repo.findCredentialsByEmail(deps.db, username);
   const ok = await verifyPassword(
     password,
     found?.passwordHash ?? (await dummyPasswordHash()),
@@ -77,7 +71,7 @@ async function verify(
 }
 
 /**
- * onRequest hook of the authenticated scope: HTTP Basic with e-mail and password, or with a
+ * onRequest hook of the authenticated scopes: HTTP Basic with e-mail and password, or with a
  * client id and secret. Never answers `WWW-Authenticate: Basic` (browsers would pop up a box).
  */
 export function authenticate(deps: Deps) {
@@ -104,22 +98,4 @@ export function authenticate(deps: Deps) {
     deps.credentials.set(key, verified.principal, verified.subjects);
     request.principal = verified.principal;
   };
-}
-
-/** The calling user; API client credentials are refused for calls that are not the client's own. */
-export function userOf(request: FastifyRequest): Principal & { kind: 'user' } {
-  const principal = request.principal;
-  if (!principal) throw unauthorized();
-  if (principal.kind !== 'user') {
-    throw forbidden(
-      "API client credentials can only be used for that client's balance and messages",
-    );
-  }
-  return principal;
-}
-
-/** The calling principal, user or API client. */
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw unauthorized();
-  return request.principal;
 }

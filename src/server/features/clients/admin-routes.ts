@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CLIENT_PAGE_SIZE } from '../../../shared/limits.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';
 import {
   AdminCreateClientSchema,
   ClientListSchema,
@@ -12,14 +12,13 @@ import {
   IdSchema,
   pagingSchema,
 } from '../../../shared/schemas/common.ts';
+import { actorOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
 import { errorResponses } from '../../schemas.ts';
-import * as clientsRepo from '../clients/repo.ts';
-import { createClient } from '../clients/service.ts';
+import * as service from './service.ts';
 
 const tags = ['admin: clients'];
-const AdminClientQuerySchema = pagingSchema(CLIENT_PAGE_SIZE).extend({
+const AdminClientQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend({
   userId: IdSchema.optional(),
 });
 
@@ -45,7 +44,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         reply
           .code(201)
           .send(
-            await createClient(deps, request.body.userId, request.body.name),
+            await service.createClient(deps, actorOf(request), request.body),
           ),
     );
 
@@ -64,15 +63,13 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => {
-        const client = await clientsRepo.renameClient(
-          deps.db,
+      async (request) =>
+        service.renameClient(
+          deps,
+          actorOf(request),
           request.params.id,
           request.body.name,
-        );
-        if (!client) throw notFound('Client');
-        return client;
-      },
+        ),
     );
 
     app.get(
@@ -89,7 +86,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) => {
         const { userId, ...page } = request.query;
         return {
-          ...(await clientsRepo.listClients(deps.db, { userId }, page)),
+          ...(await service.listClients(deps, { userId }, page)),
           ...page,
         };
       },
@@ -109,11 +106,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           },
         },
       },
-      async (request) => {
-        const client = await clientsRepo.findClient(deps.db, request.params.id);
-        if (!client) throw notFound('Client');
-        return client;
-      },
+      async (request) => service.getClient(deps, request.params.id),
     );
   };
 }

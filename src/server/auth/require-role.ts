@@ -5,7 +5,6 @@ import {
   type RoleVerb,
 } from '../../shared/roles.ts';
 import { forbidden } from '../errors.ts';
-import { userOf } from './authenticate.ts';
 
 /** The role a route of the admin scope needs, declared in its `config.role`. */
 export interface RoleRequirement {
@@ -34,10 +33,13 @@ export function grants(
  * refused, so forgetting to declare one cannot open a route to every user.
  */
 export async function requireRole(request: FastifyRequest): Promise<void> {
-  const { user, roles } = userOf(request);
+  const principal = request.principal;
   const need = request.routeOptions.config.role;
-  if (!need || !grants(roles, need)) {
-    request.log.info({ userId: user.id, need }, 'admin call refused');
+  if (principal?.kind !== 'user' || !need || !grants(principal.roles, need)) {
+    request.log.info(
+      { userId: principal?.user.id, need },
+      'admin call refused',
+    );
     throw forbidden();
   }
 }

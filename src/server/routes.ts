@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  adminScope,
+  clientOrUserScope,
+  publicScope,
+  userScope,
+} from './auth/scopes.ts';
+import type { Deps } from './deps.ts';
+import {
+  adminBalancesRoutes,
+  balancesRoutes,
+} from './features/balances/routes.ts';
+import { adminClientsRoutes } from './features/clients/admin-routes.ts';
+import { clientsRoutes } from './features/clients/routes.ts';
+import { messagesRoutes } from './features/messages/routes.ts';
+import { operationsRoutes } from './features/operations/routes.ts';
+import { adminRolesRoutes } from './features/roles/routes.ts';
+import { routeSplitsRoutes } from './features/route-splits/routes.ts';
+import { adminUsersRoutes } from './features/users/admin-routes.ts';
+import { meRoutes, registerRoutes } from './features/users/routes.ts';
+
+/**
+ * Every /api route, by scope: the scope a route is registered in decides who may call it
+ * (src/server/auth/scopes.ts). A test walks the registered routes and checks each scope's rule.
+ */
+export function apiRoutes(deps: Deps): FastifyPluginAsync {
+  return async (api) => {
+    await api.register(async (scope) => {
+      publicScope(scope);
+      await scope.register(operationsRoutes(deps));
+      await scope.register(registerRoutes(deps));
+    });
+
+    await api.register(async (scope) => {
+      userScope(scope, deps);
+      await scope.register(meRoutes(deps));
+      await scope.register(clientsRoutes(deps));
+
+      await scope.register(
+        async (admin) => {
+          adminScope(admin);
+          await admin.register(adminClientsRoutes(deps));
+          await admin.register(adminBalancesRoutes(deps));
+          await admin.register(routeSplitsRoutes(deps));
+          await admin.register(adminUsersRoutes(deps));
+          await admin.register(adminRolesRoutes(deps));
+        },
+        { prefix: '/admin' },
+      );
+    });
+
+    await api.register(async (scope) => {
+      clientOrUserScope(scope, deps);
+      await scope.register(balancesRoutes(deps));
+      await scope.register(messagesRoutes(deps));
+    });
+  };
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminHttp, clientHttp, createClient } from './fixtures.ts';
+import { httpClient } from '../support/http.ts';
+import { startServer, type TestServer } from '../support/start-server.ts';
+
+/**
+ * Identity by scope: the scope a route is registered in decides who may call it. This walks
+ * every registered /api route, so a route added later is checked without anyone remembering to.
+ */
+
+/** The only calls an API client's id and secret may make (CONTRACT: its balance and messages). */
+const CLIENT_CALLS = [
+  'GET /api/clients/:id/balances/default',
+  'POST /api/clients/:clientId/messages/sms',
+];
+
+let server: TestServer;
+let client: { id: string; secret: string };
+
+beforeAll(async () => {
+  server = await startServer();
+  client = await createClient(adminHttp(server.url), 'Scoped');
+});
+afterAll(() => server.close());
+
+function apiRoutes() {
+  return server.app.routeTable
+    .filter((route) => route.url.startsWith('/api/'))
+    .flatMap((route) =>
+      [route.method].flat().map((method) => ({
+        call: `${method} ${route.url}`,
+        method,
+        url: route.url,
+        scope: route.config?.scope,
+      })),
+    )
+    .filter(({ method }) => method !== 'HEAD');
+}
+
+/** A concrete path: every parameter becomes the API client's own id. */
+function pathOf(url: string): string {
+  return url.replace(/:\w+/g, client.id);
+}
+
+describe('identity by scope', () => {
+  it('puts every /api route in a scope', () => {
+    const routes = apiRoutes();
+    expect(routes.length).toBeGreaterThan(20);
+    expect(routes.filter((r) => !r.scope).map((r) => r.call)).toEqual([]);
+  });
+
+  it('lets API-client credentials reach only the client-or-user routes', () => {
+    const reachable = apiRoutes()
+      .filter((r) => r.scope === 'client-or-user')
+      .map((r) => r.call)
+      .sort();
+    expect(reachable).toEqual([...CLIENT_CALLS].sort());
+  });
+
+  it('refuses API-client credentials with 403 on every user-only and admin route', async () => {
+    const http = clientHttp(server.url, client);
+    const guarded = apiRoutes().filter(
+      (r) => r.scope === 'user' || r.scope === 'admin',
+    );
+    expect(guarded.length).toBeGreaterThan(15);
+    for (const route of guarded) {
+      const answer = await http.request(
+        route.method,
+        pathOf(route.url),
+        route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      );
+      expect({ call: route.call, status: answer.status }).toEqual({
+        call: route.call,
+        status: 403,
+      });
+      expect(answer.body.message).toMatch(/API client credentials|permission/);
+    }
+  });
+
+  it('accepts API-client credentials on its own client-or-user routes', async () => {
+    const http = clientHttp(server.url, client);
+    const balance = await http.get(
+      `/api/clients/${client.id}/balances/default`,
+    );
+    expect(balance.status).toBe(200);
+    const sms = await http.post(`/api/clients/${client.id}/messages/sms`, {});
+    expect(sms.status).toBe(400);
+  });
+
+  it('refuses every authenticated route without credentials (401)', async () => {
+    const anonymous = httpClient(server.url);
+    for (const route of apiRoutes().filter((r) => r.scope !== 'public')) {
+      const answer = await anonymous.request(route.method, pathOf(route.url));
+      expect({ call: route.call, status: answer.status }).toEqual({
+        call: route.call,
+        status: 401,
+      });
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import boundaries of STYLE §3.1-3.2 are only as good as the lint rules that hold them:
+ * each case lints a deliberately bad (or good) import at a real path of the tree.
+ */
+const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
+
+async function restrictedImports(filePath: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .map((m) => m.message);
+}
+
+describe('import boundaries', () => {
+  it('refuses a server feature importing another feature', async () => {
+    expect(
+      await restrictedImports(
+        'src/server/features/messages/service.ts',
+        "import { findClient } from '../clients/repo.ts';\nexport const x = findClient;\n",
+      ),
+    ).toEqual([expect.stringMatching(/does not import another feature/)]);
+  });
+
+  it('refuses a server route importing a repo, even its own', async () => {
+    expect(
+      await restrictedImports(
+        'src/server/features/clients/routes.ts',
+        "import * as repo from './repo.ts';\nexport const x = repo;\n",
+      ),
+    ).toEqual([expect.stringMatching(/never a repo/)]);
+    expect(
+      await restrictedImports(
+        'src/server/features/clients/admin-routes.ts',
+        "import * as repo from './repo.ts';\nexport const x = repo;\n",
+      ),
+    ).toEqual([expect.stringMatching(/never a repo/)]);
+  });
+
+  it('refuses auth, db and plugins importing a feature', async () => {
+    expect(
+      await restrictedImports(
+        'src/server/auth/authenticate.ts',
+        "import { findUserById } from '../features/users/repo.ts';\nexport const x = findUserById;\n",
+      ),
+    ).toEqual([expect.stringMatching(/depend on no feature/)]);
+  });
+
+  it('allows a server feature its own service, auth and shared', async () => {
+    expect(
+      await restrictedImports(
+        'src/server/features/clients/routes.ts',
+        [
+          "import * as service from './service.ts';",
+          "import { userOf } from '../../auth/scopes.ts';",
+          "import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';",
+          'export const x = [service, userOf, DEFAULT_PAGE_SIZE];',
+        ].join('\n'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a web feature importing another feature', async () => {
+    expect(
+      await restrictedImports(
+        'src/web/features/clients/components/client-list.tsx',
+        "import { useMe } from '../../users/api/get-me';\nexport const x = useMe;\n",
+      ),
+    ).toEqual([expect.stringMatching(/does not import another feature/)]);
+  });
+
+  it('refuses the web importing the server, and shared importing either', async () => {
+    expect(
+      await restrictedImports(
+        'src/web/lib/format.ts',
+        "import { buildApp } from '../../server/app.ts';\nexport const x = buildApp;\n",
+      ),
+    ).not.toEqual([]);
+    expect(
+      await restrictedImports(
+        'src/shared/money.ts',
+        "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
+      ),
+    ).not.toEqual([]);
+  });
+});
