@@ -61,13 +61,15 @@ export interface SmscOptions {
   receipt?: ReceiptPlan | null;
   answerEnquireLink?: boolean;
   messageIdPrefix?: string;
+  /** Port to listen on (default: any free one), e.g. to restart an SMSC where it was. */
+  port?: number;
 }
 
 export interface TestSmsc {
   readonly port: number;
   readonly host: string;
   /** Mutable: later binds and submits follow the new values. */
-  options: Required<Omit<SmscOptions, 'receipt'>> & {
+  options: Required<Omit<SmscOptions, 'receipt' | 'port'>> & {
     receipt: ReceiptPlan | null;
   };
   /** Plans for the next submits, in order; afterwards the defaults apply. */
@@ -80,6 +82,8 @@ export interface TestSmsc {
     at: number;
   }[];
   readonly enquireLinks: number;
+  /** Every PDU received, by command name (bind_transceiver, submit_sm, deliver_sm_resp…). */
+  readonly pduCounts: Record<string, number>;
   /** deliver_sm_resp statuses by receipt message id, in arrival order. */
   readonly receiptAnswers: { messageId: string; status: number }[];
   /** submit_sm received and not answered yet, now and at most. */
@@ -159,7 +163,10 @@ function readUdh(udh: Buffer[] | undefined): ReceivedSubmit['udh'] {
   return null;
 }
 
-export async function startSmsc(options: SmscOptions = {}): Promise<TestSmsc> {
+export async function startSmsc({
+  port = 0,
+  ...options
+}: SmscOptions = {}): Promise<TestSmsc> {
   const settings: TestSmsc['options'] = {
     systemId: 'test',
     password: 'secret',
@@ -177,6 +184,7 @@ export async function startSmsc(options: SmscOptions = {}): Promise<TestSmsc> {
   const outstandingBySession = new Map<Session, number>();
   const timers = new Set<NodeJS.Timeout>();
   let enquireLinks = 0;
+  const pduCounts: Record<string, number> = {};
   let maxOutstanding = 0;
   let sessionCounter = 0;
   let idCounter = 0;
@@ -315,6 +323,9 @@ export async function startSmsc(options: SmscOptions = {}): Promise<TestSmsc> {
     sessionIds.set(session, sessionId);
     session.socket.setNoDelay(true);
     session.on('error', () => session.destroy());
+    session.on('pdu', (pdu: PDU) => {
+      pduCounts[pdu.command] = (pduCounts[pdu.command] ?? 0) + 1;
+    });
     session.on('close', () => {
       bound.delete(session);
       outstandingBySession.delete(session);
@@ -367,7 +378,9 @@ export async function startSmsc(options: SmscOptions = {}): Promise<TestSmsc> {
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(port, '127.0.0.1', resolve),
+  );
   const address = server.address();
   if (!address || typeof address === 'string')
     throw new Error('SMSC has no port');
@@ -379,6 +392,7 @@ export async function startSmsc(options: SmscOptions = {}): Promise<TestSmsc> {
     script: (...next) => void plans.push(...next),
     submits,
     binds,
+    pduCounts,
     receiptAnswers,
     get enquireLinks() {
       return enquireLinks;

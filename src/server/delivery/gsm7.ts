@@ -52,8 +52,11 @@ export function isGsm7(text: string): boolean {
   return true;
 }
 
-/** One octet per septet; throws on a character outside the alphabet. */
-export function encodeGsm7(text: string): Buffer {
+/**
+ * One octet per septet. A character outside the alphabet throws, or becomes `replacement`
+ * when one is given.
+ */
+export function encodeGsm7(text: string, replacement?: number): Buffer {
   const octets: number[] = [];
   for (const char of text) {
     const basic = BASIC_CODES.get(char);
@@ -63,6 +66,10 @@ export function encodeGsm7(text: string): Buffer {
     }
     const extension = EXTENSION_CODES.get(char);
     if (extension === undefined) {
+      if (replacement !== undefined) {
+        octets.push(replacement);
+        continue;
+      }
       throw new Error(
         `not in the GSM 03.38 alphabet: U+${char.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`,
       );

@@ -4,7 +4,7 @@
  * and message_state TLVs), or a mobile-originated message, which we do not take.
  */
 import type { PDU } from 'smpp';
-import { encodeGsm7, isGsm7 } from '../gsm7.ts';
+import { encodeGsm7 } from '../gsm7.ts';
 import type { FinalState, Receipt } from '../types.ts';
 
 export type DeliverSm =
@@ -68,16 +68,19 @@ export function deliverSmText(pdu: PDU): string | null {
   if (typeof value !== 'string') return null;
   const dataCoding = (pdu.data_coding ?? 0) & 0x0f;
   if (dataCoding !== 0 && dataCoding !== 1) return value;
-  let octets: number[] = [];
-  for (const char of value) {
-    octets = octets.concat(isGsm7(char) ? [...encodeGsm7(char)] : [0x20]);
-  }
-  return Buffer.from(octets).toString('latin1');
+  // Octets the library could not map came out as spaces: they stay spaces.
+  return encodeGsm7(value, 0x20).toString('latin1');
 }
 
+const FIELDS = {
+  id: /(?:^|\s)id:(\S*)/i,
+  stat: /(?:^|\s)stat:(\S*)/i,
+  err: /(?:^|\s)err:(\S*)/i,
+};
+
 /** `name:value` of the receipt text; names are matched case-insensitively. */
-function field(text: string, name: string): string | undefined {
-  return new RegExp(`(?:^|\\s)${name}:(\\S*)`, 'i').exec(text)?.[1];
+function field(text: string, name: keyof typeof FIELDS): string | undefined {
+  return FIELDS[name].exec(text)?.[1];
 }
 
 function errorOf(stat: string, err: string | undefined): string {

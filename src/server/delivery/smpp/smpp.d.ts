@@ -27,6 +27,8 @@ declare module 'smpp' {
 
   export interface PDUConstructor {
     new (command: string, options?: Record<string, unknown>): PDU;
+    /** Parses one whole PDU. */
+    new (buffer: Buffer): PDU;
   }
 
   export type ResponseCallback = (pdu: PDU) => void;
