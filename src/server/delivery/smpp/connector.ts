@@ -155,19 +155,29 @@ class SmppConnector implements Connector {
   #pumpTimer: NodeJS.Timeout | null = null;
 
   constructor(options: SmppConnectorOptions) {
+    // `??` rather than a spread: a caller passing config values may pass undefined.
     this.#options = {
-      systemType: '',
-      window: 10,
-      enquireLinkMs: 30_000,
-      responseTimeoutMs: 10_000,
-      reconnectMinMs: 1_000,
-      reconnectMaxMs: 30_000,
-      pendingTimeoutMs: 60_000,
-      throttlePauseMs: 1_000,
-      ...options,
+      host: options.host,
+      port: options.port,
+      systemId: options.systemId,
+      password: options.password,
+      logger: options.logger,
+      systemType: options.systemType ?? '',
+      window: options.window ?? 10,
       maxTps: options.maxTps ?? null,
+      enquireLinkMs: options.enquireLinkMs ?? 30_000,
+      responseTimeoutMs: options.responseTimeoutMs ?? 10_000,
+      reconnectMinMs: options.reconnectMinMs ?? 1_000,
+      reconnectMaxMs: options.reconnectMaxMs ?? 30_000,
+      pendingTimeoutMs: options.pendingTimeoutMs ?? 60_000,
+      throttlePauseMs: options.throttlePauseMs ?? 1_000,
     };
-    if (!(this.#options.window >= 1)) throw new Error('window must be ≥ 1');
+    if (!Number.isInteger(this.#options.window) || this.#options.window < 1) {
+      throw new Error('SMPP window must be an integer ≥ 1');
+    }
+    if (this.#options.maxTps !== null && !(this.#options.maxTps > 0)) {
+      throw new Error('SMPP maxTps must be > 0');
+    }
     this.#log = options.logger;
     this.#window = this.#options.window;
     this.#rate = this.#options.maxTps;
