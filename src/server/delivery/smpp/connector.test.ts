@@ -435,6 +435,44 @@ describe('SMPP connector: the bind', () => {
     expect(settled).toBe(3);
   });
 
+  it('resends the parts of a long message with their reference after a drop', async () => {
+    const { smsc, connector } = await setUp();
+    smsc.script({}, { noAnswer: true });
+    const text = 'q'.repeat(200);
+    const pending = connector.submit(sms(text));
+    await smsc.waitFor(() => smsc.submits.length === 2, 'two parts');
+    smsc.drop();
+    const outcome = await pending;
+    // Part 1 was accepted before the drop; part 2 is sent again on the new bind.
+    expect(outcome).toEqual({
+      kind: 'submitted',
+      providerMessageIds: [
+        smsc.submits[0]!.messageId,
+        smsc.submits[2]!.messageId,
+      ],
+    });
+    expect(smsc.submits.map((s) => [s.session, s.udh?.number])).toEqual([
+      [1, 1],
+      [1, 2],
+      [2, 2],
+    ]);
+    expect(smsc.submits[2]!.udh!.reference).toBe(
+      smsc.submits[0]!.udh!.reference,
+    );
+    expect(reassemble([smsc.submits[0]!, smsc.submits[2]!])).toEqual([text]);
+  });
+
+  it('rebinds and resends when the SMSC says the bind is gone (ESME_RINVBNDSTS)', async () => {
+    const { smsc, connector } = await setUp();
+    smsc.script({ status: 0x04 });
+    expect((await connector.submit(sms('again'))).kind).toBe('submitted');
+    expect(smsc.binds).toHaveLength(2);
+    expect(smsc.submits.map((s) => [s.session, s.status])).toEqual([
+      [1, 0x04],
+      [2, 0],
+    ]);
+  });
+
   it('keeps the link alive with enquire_link and rebinds when it goes unanswered', async () => {
     const { smsc } = await setUp(
       {},
