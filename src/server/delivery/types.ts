@@ -3,9 +3,13 @@
  * Connectors never touch the database: they submit, and report receipts to one handler.
  */
 
-export type Encoding = 'GSM-7' | 'UCS-2';
+import type { DeliveryMethod } from '../../shared/limits.ts';
+import type { SmsEncoding } from '../../shared/sms.ts';
 
-export type DeliveryMethod = 'MELROSE_SMPP' | 'VONAGE_SMS' | 'WORLD_SPECIAL';
+export type { DeliveryMethod };
+
+/** 'GSM-7' | 'UCS-2', as the shared counter decides it. */
+export type Encoding = SmsEncoding;
 
 export interface OutgoingSms {
   /** Our message id (kept for logs; SMPP has no place for it on the wire). */
