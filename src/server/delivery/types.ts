@@ -1,0 +1,66 @@
+/**
+ * What a delivery connector (SMPP bind, Vonage, generic HTTP gateway) offers the durable queue.
+ * Connectors never touch the database: they submit, and report receipts to one handler.
+ */
+
+import type { DeliveryMethod } from '../../shared/limits.ts';
+import type { SmsEncoding } from '../../shared/sms.ts';
+
+export type { DeliveryMethod };
+
+/** 'GSM-7' | 'UCS-2', as the shared counter decides it. */
+export type Encoding = SmsEncoding;
+
+export interface OutgoingSms {
+  /** Our message id (kept for logs; SMPP has no place for it on the wire). */
+  messageId: string;
+  /** Alphanumeric sender (at most 11 characters) or a number, with or without '+'. */
+  from: string;
+  /** Destination number, international, with or without '+'. */
+  to: string;
+  text: string;
+  /** As counted by src/shared/sms.ts countSms: it decides the split and the price. */
+  encoding: Encoding;
+}
+
+export type SubmitOutcome =
+  /** One provider id per part, in part order. */
+  | { kind: 'submitted'; providerMessageIds: string[] }
+  /** Transient: try again later, fail over once retries are exhausted. */
+  | { kind: 'retry'; error: string }
+  /** Permanent: fail over now. */
+  | { kind: 'refused'; error: string };
+
+export type FinalState = 'DELIVERED' | 'UNDELIVERED' | 'EXPIRED' | 'REJECTED';
+
+export interface Receipt {
+  providerMessageId: string;
+  state: FinalState;
+  /** null when delivered; otherwise the provider's status and error code, e.g. 'UNDELIV err:034'. */
+  error: string | null;
+}
+
+export type ReceiptHandler = (receipt: Receipt) => Promise<void>;
+
+export interface Connector {
+  readonly method: DeliveryMethod;
+  /** Never rejects: every failure is an outcome. */
+  submit(sms: OutgoingSms): Promise<SubmitOutcome>;
+  /**
+   * One handler (a later call replaces it). Awaited before the receipt is acknowledged to the
+   * provider, so a receipt is only acknowledged once stored. A receipt may reach the handler
+   * BEFORE the submit() that produced its id has resolved (SMSCs send both in one TCP read):
+   * the handler must keep receipts for ids it does not know yet.
+   */
+  onReceipt(handler: ReceiptHandler): void;
+  /** Pending submits resolve as 'retry'; resolves once the connection is closed. */
+  close(): Promise<void>;
+}
+
+/** The subset of pino's logger the connectors use (Fastify's app.log fits). */
+export interface DeliveryLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
