@@ -23,12 +23,9 @@ export function useDrawer() {
   const location = useLocation();
   const navigationType = useNavigationType();
   const [openAt, setOpenAt] = useState<string | null>(null);
-  if (
-    openAt !== null &&
-    openAt !== location.key &&
-    navigationType === NavigationType.Replace
-  ) {
-    setOpenAt(location.key);
+  if (openAt !== null && openAt !== location.key) {
+    // Forgotten, not just hidden: Forward back to the entry must not reopen it.
+    setOpenAt(navigationType === NavigationType.Replace ? location.key : null);
   }
   const open = openAt === location.key;
   return {
