@@ -98,7 +98,7 @@ export function useModal(
  * stale overlay back).
  */
 export function useOpenOnThisPage(open: boolean, close: () => void): boolean {
-  const { key } = useLocation();
+  const key = usePageId();
   const [openedAt, setOpenedAt] = useState<string | null>(null);
   // Adjusted while rendering (not in an effect) so the first frame already knows its page.
   if (open && openedAt === null) setOpenedAt(key);
@@ -114,4 +114,14 @@ export function useOpenOnThisPage(open: boolean, close: () => void): boolean {
   }, [left]);
 
   return open && !left;
+}
+
+/**
+ * Names the history entry shown now. The location key alone is not enough: entries the
+ * browser makes itself (a typed address, a bookmark, a hash edit) carry no state, so the
+ * router gives every one of them the key 'default'; the address tells those apart.
+ */
+export function usePageId(): string {
+  const { key, pathname, search, hash } = useLocation();
+  return `${key} ${pathname}${search}${hash}`;
 }

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import {
   createMemoryRouter,
+  type Location,
   Link,
   Outlet,
   RouterProvider,
@@ -206,6 +207,23 @@ describe('side panel', () => {
     renderInRouter(<ClientPage />, { path: '/clients/1' });
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     await user.click(screen.getByRole('link', { name: 'Back to the list' }));
+    expect(
+      screen.getByRole('heading', { name: 'Clients' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(isInert(screen.getByRole('link', { name: 'Client 2' }))).toBe(false);
+  });
+
+  it('tells apart entries the browser made, which all have the key default', async () => {
+    const user = userEvent.setup();
+    // A typed address or a hash edit leaves no state in the entry: the router keys it 'default'.
+    const router = renderInRouter(<ClientPage />, {
+      path: { pathname: '/clients/1', key: 'default' },
+      history: [{ pathname: '/clients', key: 'default' }],
+    });
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await act(() => router.navigate(-1));
+    expect(router.state.location.key).toBe('default');
     expect(
       screen.getByRole('heading', { name: 'Clients' }),
     ).toBeInTheDocument();
