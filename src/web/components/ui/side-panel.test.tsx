@@ -12,13 +12,16 @@ import {
 import { describe, expect, it } from 'vitest';
 import { PanelProvider, usePanel } from './side-panel';
 
+/** A history entry: an address, or one with a chosen key. */
+type Entry = string | Partial<Location>;
+
 /**
  * Renders the provider as the app does (above every route, inside the router), with `page`
  * at `path`, the entries of `history` before it.
  */
 function renderInRouter(
   page: ReactNode,
-  { path = '/', history = [] }: { path?: string; history?: string[] } = {},
+  { path = '/', history = [] }: { path?: Entry; history?: Entry[] } = {},
 ) {
   const router = createMemoryRouter(
     [
