@@ -1,11 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import {
-  NavigationType,
-  useLocation,
-  useNavigate,
-  useNavigationType,
-} from 'react-router';
+import { NavigationType, useNavigate, useNavigationType } from 'react-router';
 import { ConfirmDialog } from '../components/ui/confirm-dialog';
+import { usePageId } from '../components/ui/overlay';
 import { paths } from '../config/paths';
 import { logout } from '../features/auth/logout';
 import { setAuthNotice } from '../lib/auth-notice';
@@ -20,20 +16,17 @@ export const LOGOUT_QUESTION = 'Are you sure you want to logout?';
  * Start) carries it over instead of snatching it away from the user.
  */
 export function useDrawer() {
-  const location = useLocation();
+  const page = usePageId();
   const navigationType = useNavigationType();
   const [openAt, setOpenAt] = useState<string | null>(null);
-  if (
-    openAt !== null &&
-    openAt !== location.key &&
-    navigationType === NavigationType.Replace
-  ) {
-    setOpenAt(location.key);
+  if (openAt !== null && openAt !== page) {
+    // Forgotten, not just hidden: Forward back to the entry must not reopen it.
+    setOpenAt(navigationType === NavigationType.Replace ? page : null);
   }
-  const open = openAt === location.key;
+  const open = openAt === page;
   return {
     open,
-    toggle: () => setOpenAt(open ? null : location.key),
+    toggle: () => setOpenAt(open ? null : page),
     close: () => setOpenAt(null),
   };
 }

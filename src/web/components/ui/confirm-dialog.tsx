@@ -1,11 +1,12 @@
 import { useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from './button';
-import { useModal } from './overlay';
+import { useModal, useOpenOnThisPage } from './overlay';
 
 /**
  * A confirmation (CONTRACT.md): a modal `alertdialog` named by the spec's text, with `Cancel`
  * and `OK`. Escape cancels. A destructive OK is red and Cancel gets the first focus.
+ * Navigating away (Back included) cancels it: the question was about the page left.
  */
 export function ConfirmDialog({
   open,
@@ -26,11 +27,12 @@ export function ConfirmDialog({
   const dialog = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const ok = useRef<HTMLButtonElement>(null);
-  useModal(open, dialog, {
+  const shown = useOpenOnThisPage(open, onCancel);
+  useModal(shown, dialog, {
     onEscape: pending ? undefined : onCancel,
     initialFocus: destructive ? cancel : ok,
   });
-  if (!open) return null;
+  if (!shown) return null;
   return createPortal(
     <div className="overlay overlay-center" data-overlay-root="">
       <div className="overlay-backdrop" aria-hidden="true" />

@@ -1,4 +1,5 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useLocation } from 'react-router';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), ' +
@@ -82,4 +83,45 @@ export function useModal(
       }
     };
   }, [open, container, initialFocus]);
+}
+
+/**
+ * An overlay belongs to the history entry (location key) it was opened on. Opening one adds
+ * no history entry, so Back does what it does without it: it leaves the page, and the overlay
+ * goes with the page. Any other navigation (a link, a typed address, a redirect) does the
+ * same. Without this, an overlay kept by a component that outlives the page (the side panel's
+ * provider sits above every route, a shell's dialog above its screens) stays open over the
+ * next page, which its modality has made inert.
+ *
+ * Returns whether the overlay is to be shown now, and calls `close` once when the location
+ * moves on, so the owner's state says closed too (Forward to the old entry must not bring a
+ * stale overlay back).
+ */
+export function useOpenOnThisPage(open: boolean, close: () => void): boolean {
+  const key = usePageId();
+  const [openedAt, setOpenedAt] = useState<string | null>(null);
+  // Adjusted while rendering (not in an effect) so the first frame already knows its page.
+  if (open && openedAt === null) setOpenedAt(key);
+  if (!open && openedAt !== null) setOpenedAt(null);
+  const left = open && openedAt !== null && openedAt !== key;
+
+  const onLeave = useRef(close);
+  useEffect(() => {
+    onLeave.current = close;
+  });
+  useEffect(() => {
+    if (left) onLeave.current();
+  }, [left]);
+
+  return open && !left;
+}
+
+/**
+ * Names the history entry shown now. The location key alone is not enough: entries the
+ * browser makes itself (a typed address, a bookmark, a hash edit) carry no state, so the
+ * router gives every one of them the key 'default'; the address tells those apart.
+ */
+export function usePageId(): string {
+  const { key, pathname, search, hash } = useLocation();
+  return `${key} ${pathname}${search}${hash}`;
 }

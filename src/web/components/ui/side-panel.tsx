@@ -8,7 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { createPortal } from 'react-dom';
-import { useModal } from './overlay';
+import { useModal, useOpenOnThisPage } from './overlay';
 
 interface PanelState {
   shown: boolean;
@@ -50,14 +50,16 @@ export function PanelProvider({ children }: { children: ReactNode }) {
       }),
     [],
   );
+  // The panel is the page's, not the app's: navigating (Back included) closes it.
+  const shown = useOpenOnThisPage(state.shown, closePanel);
   const api = useMemo(
-    () => ({ showPanel, closePanel, shown: state.shown }),
-    [showPanel, closePanel, state.shown],
+    () => ({ showPanel, closePanel, shown }),
+    [showPanel, closePanel, shown],
   );
   return (
     <PanelContext value={api}>
       {children}
-      <SidePanel state={state} onClose={closePanel} />
+      <SidePanel state={shown ? state : CLOSED} onClose={closePanel} />
     </PanelContext>
   );
 }
