@@ -6,6 +6,7 @@ import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { stubFetch } from '../../../testing/stub-fetch';
 import { makeBalance, makeClient } from '../../../testing/test-data';
+import { queryKeys } from '../../../lib/query-keys';
 
 const first = makeClient();
 const second = makeClient({
@@ -122,7 +123,7 @@ describe('balance widget', () => {
         HttpResponse.json({ message: 'boom' }, { status: 500 }),
       ),
     );
-    await queryClient.refetchQueries({ queryKey: ['balances'] });
+    await queryClient.refetchQueries({ queryKey: queryKeys.balances.all });
     expect(balance.getByText('EUR 12.50')).toBeInTheDocument();
   });
 });
