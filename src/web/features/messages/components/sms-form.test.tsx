@@ -6,7 +6,10 @@ import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { mockApi } from '../../../testing/mock-api';
 import { makeBalance, makeClient } from '../../../testing/test-data';
-import { firstProblem } from './sms-form';
+import {
+  SendSmsSchema,
+  type SendSmsInput,
+} from '../../../../shared/schemas/messages';
 
 const client = makeClient();
 const smsPath = `/api/clients/${client.id}/messages/sms`;
@@ -50,16 +53,20 @@ describe('SMS form', () => {
   });
 
   it('checks sender, then recipient, then body; the reference may be empty', () => {
+    // The form shows the shared schema's first refusal, in field order.
+    const firstProblem = (values: SendSmsInput) =>
+      SendSmsSchema.safeParse(values).error?.issues[0]?.message ?? null;
     const empty = { sender: '', recipient: '', body: '', reference: '' };
+    const recipient = '447700900123';
     expect(firstProblem(empty)).toBe('Sender cannot be empty');
     expect(firstProblem({ ...empty, sender: 'S' })).toBe(
       'Recipient cannot be empty',
     );
-    expect(firstProblem({ ...empty, sender: 'S', recipient: '1' })).toBe(
+    expect(firstProblem({ ...empty, sender: 'S', recipient })).toBe(
       'Body cannot be empty',
     );
     expect(
-      firstProblem({ ...empty, sender: 'S', recipient: '1', body: 'b' }),
+      firstProblem({ ...empty, sender: 'S', recipient, body: 'b' }),
     ).toBeNull();
   });
 
