@@ -152,7 +152,7 @@ test.describe('Admin users', () => {
     await panel.getByRole('button', { name: 'Add Role' }).click();
     await expect(panel).toBeHidden();
 
-    // Typed; an unknown name is refused by the server with its message.
+    // Typed; an unknown name is refused with 'Invalid role' and nothing is added.
     await section.getByRole('button', { name: 'Add Role' }).click();
     await panel.getByLabel('Role', { exact: true }).fill('ROLE_NOT_A_ROLE');
     await panel.getByRole('button', { name: 'Add Role' }).click();

@@ -35,3 +35,21 @@ export const CreditAmountSchema = z
   });
 
 export const FreeCreditSchema = z.object({ amount: CreditAmountSchema });
+
+/**
+ * The console's free-credit form: a decimal above 0, worded for the person typing it (spec §5:
+ * "parsed as a decimal number"); the server's own limits answer in its words.
+ */
+export const FreeCreditFormSchema = z.object({
+  amount: z.string().transform((value, ctx) => {
+    const text = parseDecimal(value);
+    if (text === null || Number(text) <= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Enter an amount above 0, such as 25 or 12.50.',
+      });
+      return z.NEVER;
+    }
+    return text;
+  }),
+});

@@ -62,3 +62,49 @@ export const UserListSchema = ListMetaSchema.extend({
   users: z.array(UserSchema),
 });
 export type UserList = z.infer<typeof UserListSchema>;
+
+/** The Login form: no client-side checks (spec §5); the first call of the shell checks them. */
+export const LoginFormSchema = z.object({
+  email: z.string(),
+  password: z.string(),
+});
+export type LoginFormInput = z.infer<typeof LoginFormSchema>;
+
+/**
+ * The Register form: only the confirmation is checked here (spec §5); the other rules are the
+ * server's, whose refusal the Login screen reports.
+ */
+export const RegisterFormSchema = z
+  .object({
+    email: z.string(),
+    password: z.string(),
+    confirmPassword: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    organization: z.string(),
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: 'Passwords do not match.',
+    path: ['confirmPassword'],
+  });
+export type RegisterFormInput = z.infer<typeof RegisterFormSchema>;
+
+/**
+ * The Change Password form: new password and confirmation must be equal and not empty (spec §5);
+ * the password rules are the server's, answered with 400.
+ */
+export const ChangePasswordFormSchema = z
+  .object({
+    currentPassword: z.string(),
+    newPassword: z.string(),
+    confirmPassword: z.string(),
+  })
+  .refine(
+    (form) =>
+      form.newPassword !== '' && form.newPassword === form.confirmPassword,
+    {
+      message: 'The new password and its confirmation differ.',
+      path: ['confirmPassword'],
+    },
+  );
+export type ChangePasswordFormInput = z.infer<typeof ChangePasswordFormSchema>;

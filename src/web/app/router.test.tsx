@@ -2,17 +2,17 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { currentPath, renderApp } from '../testing/render-app';
 import { shellRoutes } from '../testing/shell-stubs';
-import { stubFetch } from '../testing/stub-fetch';
+import { mockApi } from '../testing/mock-api';
 
 describe('the customer shell guard', () => {
   it('sends a logged-out user to /login', async () => {
-    const { spy } = stubFetch({});
+    const { requests } = mockApi({});
     renderApp('/clients');
     expect(
       await screen.findByRole('heading', { name: 'Login to Skyline Console' }),
     ).toBeInTheDocument();
     expect(currentPath()).toBe('/login');
-    expect(spy).not.toHaveBeenCalled();
+    expect(requests).toEqual([]);
   });
 
   it('needs both the e-mail and the password', async () => {
@@ -25,7 +25,7 @@ describe('the customer shell guard', () => {
   });
 
   it('lets a logged-in user in; the index goes to /billing/balance', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     renderApp('/', { loggedIn: true });
     expect(
       await screen.findByRole('heading', { name: 'Balance' }),
@@ -36,7 +36,7 @@ describe('the customer shell guard', () => {
 
 describe('Page Not Found', () => {
   it('shows for an unknown route inside the shell', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     renderApp('/no/such/page', { loggedIn: true });
     expect(
       await screen.findByRole('heading', { name: 'Page Not Found' }),

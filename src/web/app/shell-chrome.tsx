@@ -8,7 +8,7 @@ import { setAuthNotice } from '../lib/auth-notice';
 
 /** The navbar pieces both shells share: the phone drawer and the logout confirmation. */
 
-export const LOGOUT_QUESTION = 'Are you sure you want to logout?';
+const LOGOUT_QUESTION = 'Are you sure you want to logout?';
 
 /**
  * The sidebar drawer of small screens. It belongs to one location, so going somewhere closes

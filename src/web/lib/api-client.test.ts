@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../testing/msw-server';
-import { stubFetch } from '../testing/stub-fetch';
+import { mockApi } from '../testing/mock-api';
 import { apiRequest, unwrap } from './api-client';
 import { ApiError } from './api-error';
 import { getAuthNotice } from './auth-notice';
@@ -13,7 +13,7 @@ function login() {
 
 describe('apiRequest', () => {
   it("fails with 'Not logged in' and sends nothing when no credentials are stored", async () => {
-    const { spy } = stubFetch({});
+    const { requests } = mockApi({});
     await expect(apiRequest('GET', '/users/me')).rejects.toThrow(
       'Not logged in',
     );
@@ -21,12 +21,12 @@ describe('apiRequest', () => {
     await expect(apiRequest('GET', '/users/me')).rejects.toThrow(
       'Not logged in',
     );
-    expect(spy).not.toHaveBeenCalled();
+    expect(requests).toEqual([]);
   });
 
   it('sends Basic authorization built from the stored e-mail and password, and JSON', async () => {
     login();
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       'PUT /api/clients/abc': { body: { id: 'abc', name: 'New' } },
     });
     await apiRequest('PUT', '/clients/abc', { body: { name: 'New' } });
@@ -38,7 +38,7 @@ describe('apiRequest', () => {
   });
 
   it('sends no authorization on public calls and puts the query in the query string', async () => {
-    const { requests } = stubFetch({ 'GET /api/config': { body: {} } });
+    const { requests } = mockApi({ 'GET /api/config': { body: {} } });
     await apiRequest('GET', '/config', {
       auth: false,
       query: { count: 30, offset: 0, skip: undefined },
@@ -50,7 +50,7 @@ describe('apiRequest', () => {
   it('supports GET, POST, PUT, PATCH and DELETE', async () => {
     login();
     const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-    const { requests } = stubFetch(
+    const { requests } = mockApi(
       Object.fromEntries(
         methods.map((m) => [`${m} /api/thing`, { status: 204 }]),
       ),
@@ -61,7 +61,7 @@ describe('apiRequest', () => {
 
   it('returns ok, status and the parsed body, or no body when the answer is empty', async () => {
     login();
-    stubFetch({
+    mockApi({
       'GET /api/users/me': { body: { id: 'u1' } },
       'DELETE /api/clients/c1': { status: 204 },
     });

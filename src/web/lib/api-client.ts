@@ -7,7 +7,7 @@ import {
 import { clearCredentials, getCredentials } from './credentials';
 
 /** The API is served by the same process, on the same origin (CONTRACT.md). */
-export const API_BASE = '/api';
+const API_BASE = '/api';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -114,8 +114,6 @@ export const api = {
     apiRequest<T>('POST', path, options),
   put: <T>(path: string, options?: RequestOptions) =>
     apiRequest<T>('PUT', path, options),
-  patch: <T>(path: string, options?: RequestOptions) =>
-    apiRequest<T>('PATCH', path, options),
   delete: <T>(path: string, options?: RequestOptions) =>
     apiRequest<T>('DELETE', path, options),
 };

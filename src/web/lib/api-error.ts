@@ -26,11 +26,6 @@ export function isApiError(error: unknown, status?: number): error is ApiError {
   );
 }
 
-/** True for a failure to reach the server at all (fetch rejected), not an HTTP answer. */
-export function isNetworkError(error: unknown): boolean {
-  return error instanceof TypeError;
-}
-
 /** What to tell the user about a failed call: the server's message, or that it was unreachable. */
 export function errorText(error: unknown): string {
   return isApiError(error)

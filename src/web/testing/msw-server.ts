@@ -1,4 +1,7 @@
 import { setupServer } from 'msw/node';
 
-/** For error branches only (STYLE §3.13): each test adds its handler with `server.use`. */
+/**
+ * The one way component tests fake HTTP: `mockApi` (mock-api.ts) installs a test's table of
+ * answers here, and error branches add their handler on top with `server.use`.
+ */
 export const server = setupServer();

@@ -4,10 +4,10 @@ import { createHashRouter, RouterProvider } from 'react-router';
 import type { PublicConfig } from '../../shared/schemas/config';
 import { AppProvider } from '../app/provider';
 import { routes } from '../app/router';
-import { configQueryOptions } from '../features/config/api/get-config';
+import { brandingQueryOptions } from '../features/branding/api/get-branding';
 import { saveCredentials } from '../lib/credentials';
 import { createQueryClient } from '../lib/query-client';
-import { testConfig } from './test-data';
+import { testBranding } from './test-data';
 
 const routers = new Set<ReturnType<typeof createHashRouter>>();
 
@@ -23,7 +23,7 @@ export function disposeRouters(): void {
  */
 export function renderApp(
   path: string,
-  options: { loggedIn?: boolean; config?: PublicConfig } = {},
+  options: { loggedIn?: boolean; branding?: PublicConfig } = {},
 ) {
   if (options.loggedIn) {
     saveCredentials({ email: 'ada@example.test', password: 'password-123' });
@@ -31,8 +31,8 @@ export function renderApp(
   window.location.hash = `#${path}`;
   const queryClient = createQueryClient();
   queryClient.setQueryData(
-    configQueryOptions().queryKey,
-    options.config ?? testConfig,
+    brandingQueryOptions().queryKey,
+    options.branding ?? testBranding,
   );
   const router = createHashRouter(routes);
   routers.add(router);

@@ -1,6 +1,6 @@
 import type { Client } from '../../shared/schemas/clients';
 import type { MyUser } from '../../shared/schemas/users';
-import type { Route } from './stub-fetch';
+import type { Route } from './mock-api';
 import { makeBalance, makeClient, makeUser } from './test-data';
 
 /** The calls every customer screen makes: the user, the clients, the current balance. */

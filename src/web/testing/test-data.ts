@@ -3,7 +3,7 @@ import type { Balance } from '../../shared/schemas/balances';
 import type { Client } from '../../shared/schemas/clients';
 import type { MyUser } from '../../shared/schemas/users';
 
-export const testConfig: PublicConfig = {
+export const testBranding: PublicConfig = {
   productName: 'Skyline Console',
   providerName: 'Skyline Telecom',
   providerShortName: 'Skyline',

@@ -7,7 +7,7 @@ import { paths } from '../../config/paths';
 import {
   PoweredBy,
   ProductName,
-} from '../../features/config/components/branding';
+} from '../../features/branding/components/branding';
 import { useMe } from '../../features/users/api/get-me';
 import { UserMenu } from '../../features/users/components/user-menu';
 import { MenuButton, useDrawer, useLogoutConfirmation } from '../shell-chrome';

@@ -5,12 +5,12 @@ import { getCredentials } from '../../lib/credentials';
 import { server } from '../../testing/msw-server';
 import { currentPath, renderApp } from '../../testing/render-app';
 import { shellRoutes } from '../../testing/shell-stubs';
-import { stubFetch } from '../../testing/stub-fetch';
+import { heldRoute, mockApi } from '../../testing/mock-api';
 import { makeUser } from '../../testing/test-data';
 
 describe('customer shell', () => {
   it("shows the product label, 'Hello' plus the first name and the footer", async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     renderApp('/billing/balance', { loggedIn: true });
     const navbar = await screen.findByRole('banner');
     expect(
@@ -25,7 +25,7 @@ describe('customer shell', () => {
   });
 
   it("says 'Hello user' when the user has no first name", async () => {
-    stubFetch(shellRoutes({ user: makeUser({ firstName: '' }) }));
+    mockApi(shellRoutes({ user: makeUser({ firstName: '' }) }));
     renderApp('/billing/balance', { loggedIn: true });
     expect(
       await screen.findByRole('button', { name: 'Hello user' }),
@@ -33,7 +33,7 @@ describe('customer shell', () => {
   });
 
   it('asks before logging out; Cancel keeps the user in, OK clears the credentials', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/billing/balance', { loggedIn: true });
     const menuButton = await screen.findByRole('button', { name: 'Hello Ada' });
 
@@ -61,7 +61,7 @@ describe('customer shell', () => {
   });
 
   it('Escape closes the logout question and focus returns to the page', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/billing/balance', { loggedIn: true });
     const menuButton = await screen.findByRole('button', { name: 'Hello Ada' });
     await user.click(menuButton);
@@ -106,20 +106,19 @@ describe('customer shell', () => {
   });
 
   it('the drawer opened while the shell loads stays open across its move to Quick Start', async () => {
-    let answerClients: (value: { body: unknown }) => void = () => undefined;
-    stubFetch({
+    const clients = heldRoute({
+      body: { clients: [], total: 0, count: 30, offset: 0 },
+    });
+    mockApi({
       ...shellRoutes({ clients: [] }),
-      'GET /api/clients': () =>
-        new Promise((resolve) => {
-          answerClients = resolve;
-        }),
+      'GET /api/clients': clients.route,
     });
     const { user } = renderApp('/billing/balance', { loggedIn: true });
     const menu = await screen.findByRole('button', { name: 'Menu' });
     await user.click(menu);
     expect(menu).toHaveAttribute('aria-expanded', 'true');
 
-    answerClients({ body: { clients: [], total: 0, count: 30, offset: 0 } });
+    clients.release();
     await waitFor(() => expect(currentPath()).toBe('/quickstart'));
     expect(menu).toHaveAttribute('aria-expanded', 'true');
 

@@ -15,7 +15,7 @@ import { ClientSelector } from '../../features/clients/components/client-selecto
 import {
   PoweredBy,
   ProductName,
-} from '../../features/config/components/branding';
+} from '../../features/branding/components/branding';
 import { useMe } from '../../features/users/api/get-me';
 import { UserMenu } from '../../features/users/components/user-menu';
 import { isApiError } from '../../lib/api-error';

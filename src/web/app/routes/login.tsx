@@ -3,7 +3,7 @@ import { LoginForm } from '../../features/auth/components/login-form';
 import {
   PoweredBy,
   ProductName,
-} from '../../features/config/components/branding';
+} from '../../features/branding/components/branding';
 
 export function LoginRoute() {
   return (

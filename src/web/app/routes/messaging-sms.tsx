@@ -7,13 +7,13 @@ import {
   defaultBalanceQueryOptions,
   useDefaultBalance,
 } from '../../features/balances/api/get-default-balance';
-import { useConfig } from '../../features/config/api/get-config';
+import { useBranding } from '../../features/branding/api/get-branding';
 import { SmsForm } from '../../features/messages/components/sms-form';
 import { useCurrentClient } from '../current-client';
 
 export function MessagingSmsRoute() {
   const { currentClient } = useCurrentClient();
-  const config = useConfig();
+  const branding = useBranding();
   const balance = useDefaultBalance(currentClient?.id ?? null);
   const queryClient = useQueryClient();
 
@@ -36,13 +36,13 @@ export function MessagingSmsRoute() {
             </ButtonLink>
           </div>
         </div>
-      ) : config.data ? (
+      ) : branding.data ? (
         <SmsForm
           key={currentClient.id}
           clientId={currentClient.id}
-          sender={config.data.providerShortName}
-          smsPrice={config.data.smsPrice}
-          currency={balance.data?.currency ?? config.data.currency}
+          sender={branding.data.providerShortName}
+          smsPrice={branding.data.smsPrice}
+          currency={balance.data?.currency ?? branding.data.currency}
           balanceAmount={balance.data?.amount}
           onSent={() =>
             // The balance widget and this page reload the balance after a send (spec §2).

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../testing/render-app';
 import { shellRoutes } from '../../testing/shell-stubs';
-import { stubFetch } from '../../testing/stub-fetch';
+import { mockApi } from '../../testing/mock-api';
 import { makeClient } from '../../testing/test-data';
 
 function step(name: string) {
@@ -11,7 +11,7 @@ function step(name: string) {
 
 describe('Quick Start', () => {
   it('without a client: a create button, no balance, no SMS button', async () => {
-    stubFetch(shellRoutes({ clients: [] }));
+    mockApi(shellRoutes({ clients: [] }));
     renderApp('/quickstart', { loggedIn: true });
     expect(
       await screen.findByRole('heading', { name: 'Quick Start' }),
@@ -25,7 +25,7 @@ describe('Quick Start', () => {
 
   it('with a client and a balance: the client card, the balance card and the SMS button', async () => {
     const client = makeClient({ name: 'Web shop' });
-    stubFetch(shellRoutes({ clients: [client] }));
+    mockApi(shellRoutes({ clients: [client] }));
     renderApp('/quickstart', { loggedIn: true });
     await screen.findByRole('heading', { name: 'Quick Start' });
     expect(

@@ -3,7 +3,7 @@ import { RegisterForm } from '../../features/auth/components/register-form';
 import {
   PoweredBy,
   ProductName,
-} from '../../features/config/components/branding';
+} from '../../features/branding/components/branding';
 
 export function RegisterRoute() {
   return (

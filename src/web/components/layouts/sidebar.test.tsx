@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { currentPath, renderApp } from '../../testing/render-app';
 import { shellRoutes } from '../../testing/shell-stubs';
-import { stubFetch } from '../../testing/stub-fetch';
+import { mockApi } from '../../testing/mock-api';
 
 async function sidebar() {
   return within(await screen.findByRole('navigation', { name: 'Main' }));
@@ -10,7 +10,7 @@ async function sidebar() {
 
 describe('customer sidebar', () => {
   it('lists the balance widget, then Quick Start, Messaging, Billing and Insights', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     renderApp('/billing/balance', { loggedIn: true });
     const nav = await sidebar();
     const items = nav
@@ -34,7 +34,7 @@ describe('customer sidebar', () => {
   });
 
   it('keeps Billing closed by default and toggles it by click', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/quickstart', { loggedIn: true });
     const nav = await sidebar();
     const billing = nav.getByRole('button', { name: 'Billing' });
@@ -62,7 +62,7 @@ describe('customer sidebar', () => {
   });
 
   it('marks the active item', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     renderApp('/quickstart', { loggedIn: true });
     const nav = await sidebar();
     expect(nav.getByRole('link', { name: 'Quick Start' })).toHaveAttribute(
@@ -75,7 +75,7 @@ describe('customer sidebar', () => {
   });
 
   it('Insights shows the not-available alert and stays on the page', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/quickstart', { loggedIn: true });
     const nav = await sidebar();
     await user.click(nav.getByRole('button', { name: 'Insights' }));

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Balance } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export async function getAdminBalance(clientId: string): Promise<Balance> {
   return unwrap(
@@ -12,7 +13,7 @@ export async function getAdminBalance(clientId: string): Promise<Balance> {
 
 export const adminBalanceQueryOptions = (clientId: string) =>
   queryOptions({
-    queryKey: ['admin', 'balances', 'default', clientId],
+    queryKey: queryKeys.admin.balance(clientId),
     queryFn: () => getAdminBalance(clientId),
   });
 

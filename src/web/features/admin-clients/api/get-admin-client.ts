@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Client } from '../../../../shared/schemas/clients';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export async function getAdminClient(clientId: string): Promise<Client> {
   return unwrap(
@@ -10,7 +11,7 @@ export async function getAdminClient(clientId: string): Promise<Client> {
 
 export const adminClientQueryOptions = (clientId: string) =>
   queryOptions({
-    queryKey: ['admin', 'clients', 'detail', clientId],
+    queryKey: queryKeys.admin.clients.detail(clientId),
     queryFn: () => getAdminClient(clientId),
   });
 

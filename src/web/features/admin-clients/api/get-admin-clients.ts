@@ -6,6 +6,7 @@ import {
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import type { ClientList } from '../../../../shared/schemas/clients';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface AdminClientsQuery {
   offset?: number;
@@ -28,7 +29,7 @@ export async function getAdminClients({
 
 export const adminClientsQueryOptions = (query: AdminClientsQuery) =>
   queryOptions({
-    queryKey: ['admin', 'clients', 'list', query],
+    queryKey: queryKeys.admin.clients.list(query),
     queryFn: () => getAdminClients(query),
   });
 

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Balance } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
 import { adminBalanceQueryOptions } from './get-admin-balance';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `amount` is decimal text: it reaches the server's numeric column without a float in between. */
 export async function giveFreeCredit(input: {
@@ -30,7 +31,7 @@ export function useGiveFreeCredit(clientId: string) {
       );
       // The customer's own balance widget shows the same balance.
       return queryClient.invalidateQueries({
-        queryKey: ['balances', 'default', clientId],
+        queryKey: queryKeys.balances.default(clientId),
       });
     },
   });

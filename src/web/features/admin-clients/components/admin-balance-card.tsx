@@ -1,6 +1,12 @@
-import { useState, type FormEvent } from 'react';
-import { formatMoney, parseDecimal } from '../../../../shared/money';
-import type { Balance } from '../../../../shared/schemas/balances';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { formatMoney } from '../../../../shared/money';
+import {
+  FreeCreditFormSchema,
+  type Balance,
+} from '../../../../shared/schemas/balances';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { EditableCard } from '../../../components/ui/editable-card';
@@ -14,7 +20,7 @@ import { formatDate } from '../../../lib/format';
 import { useAdminBalance } from '../api/get-admin-balance';
 import { useGiveFreeCredit } from '../api/give-free-credit';
 
-export const freeCreditQuestion = (amount: string) =>
+const freeCreditQuestion = (amount: string) =>
   `Are you sure you want to give ${amount} free credit to the client?`;
 
 /**
@@ -73,7 +79,7 @@ export function AdminBalanceCard({ clientId }: { clientId: string }) {
 }
 
 /** Amount, then a confirmation naming it, then the grant (spec §4, §5, §8). */
-export function FreeCreditForm({
+function FreeCreditForm({
   clientId,
   balance: opened,
   onDone,
@@ -86,21 +92,24 @@ export function FreeCreditForm({
   const balance = useAdminBalance(clientId).data ?? opened;
   const toast = useToast();
   const grant = useGiveFreeCredit(clientId);
-  const [text, setText] = useState('');
-  const [error, setError] = useState('');
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<
+    z.input<typeof FreeCreditFormSchema>,
+    unknown,
+    z.output<typeof FreeCreditFormSchema>
+  >({
+    resolver: zodResolver(FreeCreditFormSchema),
+    defaultValues: { amount: '' },
+    // The note answers a press of Give Free Credit; typing does not change it.
+    reValidateMode: 'onSubmit',
+  });
   // The amount waiting for confirmation, as canonical decimal text (never a float).
   const [pendingAmount, setPendingAmount] = useState<string | null>(null);
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const amount = parseDecimal(text);
-    if (amount === null || /^0(\.0*)?$/.test(amount)) {
-      setError('Enter an amount above 0, such as 25 or 12.50.');
-      return;
-    }
-    setError('');
-    setPendingAmount(amount);
-  }
+  const onSubmit = handleSubmit(({ amount }) => setPendingAmount(amount));
 
   function confirm(amount: string) {
     setPendingAmount(null);
@@ -132,10 +141,9 @@ export function FreeCreditForm({
       <Field
         label="Amount"
         hint={`In ${balance.currency}, up to 4 decimal places`}
-        error={error}
+        error={errors.amount?.message ?? ''}
         inputProps={{
-          value: text,
-          onChange: (event) => setText(event.target.value),
+          ...register('amount'),
           inputMode: 'decimal',
           autoComplete: 'off',
         }}

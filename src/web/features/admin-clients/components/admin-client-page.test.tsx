@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server';
 import { adminBalanceQueryOptions } from '../api/get-admin-balance';
 import { renderApp } from '../../../testing/render-app';
-import { stubFetch, type Route } from '../../../testing/stub-fetch';
+import { mockApi, type Route } from '../../../testing/mock-api';
 import { makeBalance, makeClient, makeUser } from '../../../testing/test-data';
 
 const client = makeClient({ name: 'Web shop' });
@@ -38,7 +38,7 @@ function clientPageRoutes(routes = [splitA, splitB]): Record<string, Route> {
 
 describe('Admin client page', () => {
   it('shows the client, the balance id labelled Client ID, and each split with its share', async () => {
-    stubFetch(clientPageRoutes());
+    mockApi(clientPageRoutes());
     renderApp(`/admin/clients/${client.id}`, { loggedIn: true });
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Web shop' }),
@@ -56,7 +56,7 @@ describe('Admin client page', () => {
   });
 
   it('free credit: refuses what is not a decimal, asks with the amount, and Cancel sends nothing', async () => {
-    const { requests } = stubFetch(clientPageRoutes());
+    const { requests } = mockApi(clientPageRoutes());
     const { user } = renderApp(`/admin/clients/${client.id}`, {
       loggedIn: true,
     });
@@ -93,7 +93,7 @@ describe('Admin client page', () => {
   });
 
   it('free credit: OK sends the amount as decimal text and the card shows the new balance', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...clientPageRoutes(),
       [`POST /api/admin/clients/${client.id}/balances/${balance.id}/freecredit`]:
         { body: { ...balance, amount: 12.5 } },
@@ -124,7 +124,7 @@ describe('Admin client page', () => {
   });
 
   it('the free-credit panel follows the balance while it is open', async () => {
-    stubFetch(clientPageRoutes());
+    mockApi(clientPageRoutes());
     const { user, queryClient } = renderApp(`/admin/clients/${client.id}`, {
       loggedIn: true,
     });
@@ -142,14 +142,13 @@ describe('Admin client page', () => {
 
   it("free credit: the server's refusal is shown in the panel", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    stubFetch(clientPageRoutes());
+    mockApi(clientPageRoutes());
     const { user } = renderApp(`/admin/clients/${client.id}`, {
       loggedIn: true,
     });
     await user.click(
       await screen.findByRole('button', { name: /^Balance EUR 0\.00/ }),
     );
-    vi.mocked(globalThis.fetch).mockRestore();
     server.use(
       http.post('/api/admin/clients/:id/balances/:balanceId/freecredit', () =>
         HttpResponse.json(
@@ -174,7 +173,7 @@ describe('Admin client page', () => {
   });
 
   it('New Route Split defaults to weight 10 and checks the weight before sending', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...clientPageRoutes([]),
       'POST /api/admin/routes/split': { status: 201, body: splitA },
     });
@@ -220,7 +219,7 @@ describe('Admin client page', () => {
   });
 
   it('a split opens to edit; Delete asks first and deletes that split by id', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...clientPageRoutes(),
       [`DELETE /api/admin/routes/split/${splitB.id}`]: { status: 204 },
     });
@@ -265,7 +264,7 @@ describe('Admin clients table', () => {
         name: `Client ${i}`,
       }),
     );
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       'GET /api/users/me': { body: makeUser() },
       'GET /api/admin/clients': (request) => ({
         body: {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { User } from '../../../../shared/schemas/users';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export async function getAdminUser(userId: string): Promise<User> {
   return unwrap(
@@ -10,7 +11,7 @@ export async function getAdminUser(userId: string): Promise<User> {
 
 export const adminUserQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: ['admin', 'users', 'detail', userId],
+    queryKey: queryKeys.admin.users.detail(userId),
     queryFn: () => getAdminUser(userId),
   });
 

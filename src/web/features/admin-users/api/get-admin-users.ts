@@ -6,6 +6,7 @@ import {
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import type { UserList } from '../../../../shared/schemas/users';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** A page of every user: 30 at `offset` (spec §7). */
 export async function getAdminUsers(offset: number): Promise<UserList> {
@@ -18,7 +19,7 @@ export async function getAdminUsers(offset: number): Promise<UserList> {
 
 export const adminUsersQueryOptions = (offset: number) =>
   queryOptions({
-    queryKey: ['admin', 'users', 'list', offset],
+    queryKey: queryKeys.admin.users.list(offset),
     queryFn: () => getAdminUsers(offset),
   });
 

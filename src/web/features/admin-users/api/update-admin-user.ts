@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateUserInput, User } from '../../../../shared/schemas/users';
 import { api, unwrap } from '../../../lib/api-client';
 import { adminUserQueryOptions } from './get-admin-user';
+import { queryKeys } from '../../../lib/query-keys';
 
 export async function updateAdminUser({
   userId,
@@ -21,7 +22,7 @@ export function useUpdateAdminUser() {
     onSuccess: (user) => {
       queryClient.setQueryData(adminUserQueryOptions(user.id).queryKey, user);
       return queryClient.invalidateQueries({
-        queryKey: ['admin', 'users', 'list'],
+        queryKey: queryKeys.admin.users.lists,
       });
     },
   });

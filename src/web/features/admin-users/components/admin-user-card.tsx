@@ -43,13 +43,7 @@ export function AdminUserCard({ user }: { user: User }) {
   );
 }
 
-export function AdminUserForm({
-  user,
-  onDone,
-}: {
-  user: User;
-  onDone: () => void;
-}) {
+function AdminUserForm({ user, onDone }: { user: User; onDone: () => void }) {
   const toast = useToast();
   const update = useUpdateAdminUser();
   const {

@@ -1,17 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type { User } from '../../../../shared/schemas/users';
+import type { RegisterInput, User } from '../../../../shared/schemas/users';
 import { api, unwrap } from '../../../lib/api-client';
 
 /** The registration payload of spec §3; the confirmation never leaves the form. */
-export interface RegisterPayload {
-  email: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-  organization: string;
-}
-
-export async function registerUser(payload: RegisterPayload): Promise<User> {
+export async function registerUser(payload: RegisterInput): Promise<User> {
   return unwrap(
     await api.post<User>('/register', { body: payload, auth: false }),
   );

@@ -4,7 +4,7 @@ import { setAuthNotice } from '../../../lib/auth-notice';
 import { getCredentials } from '../../../lib/credentials';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { mockApi } from '../../../testing/mock-api';
 
 describe('Login screen', () => {
   it("shows 'Login to' plus the product name, labelled fields and both buttons", async () => {
@@ -24,7 +24,7 @@ describe('Login screen', () => {
   });
 
   it('stores the credentials and goes to / without checking them first', async () => {
-    const { requests } = stubFetch(shellRoutes());
+    const { requests } = mockApi(shellRoutes());
     const { user } = renderApp('/login');
     await user.type(await screen.findByLabelText('Email'), 'ada@example.test');
     await user.type(screen.getByLabelText('Password'), 'password-123');
@@ -59,7 +59,7 @@ describe('Login screen', () => {
       tone: 'error',
       text: 'Your e-mail or password was not accepted. Please log in again.',
     });
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/login');
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Your e-mail or password was not accepted. Please log in again.',

@@ -1,7 +1,12 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import {
+  LoginFormSchema,
+  type LoginFormInput,
+} from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
@@ -9,11 +14,6 @@ import { paths } from '../../../config/paths';
 import { clearAuthNotice, useAuthNotice } from '../../../lib/auth-notice';
 import { saveCredentials } from '../../../lib/credentials';
 import { forgetUserData } from '../../../lib/query-client';
-
-interface LoginValues {
-  email: string;
-  password: string;
-}
 
 /**
  * Login only stores the credentials and goes to / (spec §4): the first call of the shell
@@ -23,7 +23,8 @@ export function LoginForm({ productName }: { productName: ReactNode }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const notice = useAuthNotice();
-  const { register, handleSubmit } = useForm<LoginValues>({
+  const { register, handleSubmit } = useForm<LoginFormInput>({
+    resolver: zodResolver(LoginFormSchema),
     defaultValues: { email: '', password: '' },
   });
 

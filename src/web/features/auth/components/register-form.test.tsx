@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server';
 import { currentPath, renderApp } from '../../../testing/render-app';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { mockApi } from '../../../testing/mock-api';
 import { makeUser } from '../../../testing/test-data';
 
 async function fillForm(user: UserEvent, confirm = 'password-123') {
@@ -43,19 +43,19 @@ describe('Register screen', () => {
   });
 
   it("alerts 'Passwords do not match.' and sends nothing", async () => {
-    const { spy } = stubFetch({});
+    const { requests } = mockApi({});
     const { user } = renderApp('/register');
     await fillForm(user, 'password-124');
     await user.click(screen.getByRole('button', { name: 'Register' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Passwords do not match.',
     );
-    expect(spy).not.toHaveBeenCalled();
+    expect(requests).toEqual([]);
     expect(currentPath()).toBe('/register');
   });
 
   it('sends the payload without the confirmation, then goes to /login', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       'POST /api/register': { status: 201, body: makeUser() },
     });
     const { user } = renderApp('/register');

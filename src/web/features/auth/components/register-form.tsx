@@ -1,6 +1,11 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import {
+  RegisterFormSchema,
+  type RegisterFormInput,
+} from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
@@ -8,17 +13,6 @@ import { paths } from '../../../config/paths';
 import { isApiError } from '../../../lib/api-error';
 import { clearAuthNotice, setAuthNotice } from '../../../lib/auth-notice';
 import { useRegister } from '../api/register';
-
-interface RegisterValues {
-  email: string;
-  password: string;
-  confirmPassword: string;
-  firstName: string;
-  lastName: string;
-  organization: string;
-}
-
-export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match.';
 
 function failureText(error: unknown): string {
   if (isApiError(error)) return `Registration failed: ${error.message}`;
@@ -35,10 +29,12 @@ export function RegisterForm({ productName }: { productName: ReactNode }) {
   const {
     register,
     handleSubmit,
-    setError,
     clearErrors,
     formState: { errors },
-  } = useForm<RegisterValues>({
+  } = useForm<RegisterFormInput>({
+    resolver: zodResolver(RegisterFormSchema),
+    // Checked on submit only: the alert appears when Register is pressed (spec §5).
+    reValidateMode: 'onSubmit',
     defaultValues: {
       email: '',
       password: '',
@@ -49,12 +45,8 @@ export function RegisterForm({ productName }: { productName: ReactNode }) {
     },
   });
 
-  const onSubmit = handleSubmit(({ confirmPassword, ...payload }) => {
-    if (payload.password !== confirmPassword) {
-      setError('confirmPassword', { message: PASSWORDS_DO_NOT_MATCH });
-      return;
-    }
-    clearErrors();
+  // The confirmation is checked by the schema and never sent (spec §3).
+  const onSubmit = handleSubmit(({ confirmPassword: _confirm, ...payload }) => {
     registration.mutate(payload, {
       onSuccess: () =>
         setAuthNotice({

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Balance } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export async function getDefaultBalance(clientId: string): Promise<Balance> {
   return unwrap(
@@ -12,7 +13,7 @@ export async function getDefaultBalance(clientId: string): Promise<Balance> {
 
 export const defaultBalanceQueryOptions = (clientId: string) =>
   queryOptions({
-    queryKey: ['balances', 'default', clientId],
+    queryKey: queryKeys.balances.default(clientId),
     queryFn: () => getDefaultBalance(clientId),
   });
 

@@ -4,8 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { heldRoute, mockApi } from '../../../testing/mock-api';
 import { makeBalance, makeClient } from '../../../testing/test-data';
+import { queryKeys } from '../../../lib/query-keys';
 
 const first = makeClient();
 const second = makeClient({
@@ -19,26 +20,24 @@ async function widget() {
 
 describe('balance widget', () => {
   it('shows a loading image, then the currency and the amount with 2 decimals', async () => {
-    let release: () => void = () => undefined;
-    const answered = new Promise<void>((resolve) => (release = resolve));
-    stubFetch({
+    const balanceAnswer = heldRoute({
+      body: makeBalance({ amount: 12.5, currency: 'EUR' }),
+    });
+    mockApi({
       ...shellRoutes(),
-      [`GET /api/clients/${first.id}/balances/default`]: async () => {
-        await answered;
-        return { body: makeBalance({ amount: 12.5, currency: 'EUR' }) };
-      },
+      [`GET /api/clients/${first.id}/balances/default`]: balanceAnswer.route,
     });
     renderApp('/billing/balance', { loggedIn: true });
     const balance = await widget();
     expect(
       await balance.findByRole('img', { name: 'Loading balance' }),
     ).toBeInTheDocument();
-    release();
+    balanceAnswer.release();
     expect(await balance.findByText('EUR 12.50')).toBeInTheDocument();
   });
 
   it("says 'No balance' when the user has no client", async () => {
-    stubFetch(shellRoutes({ clients: [] }));
+    mockApi(shellRoutes({ clients: [] }));
     renderApp('/billing/balance', { loggedIn: true });
     expect(await (await widget()).findByText('No balance')).toBeInTheDocument();
   });
@@ -47,7 +46,7 @@ describe('balance widget', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { [`GET /api/clients/${first.id}/balances/default`]: _, ...routes } =
       shellRoutes();
-    stubFetch(routes);
+    mockApi(routes);
     server.use(
       http.get(`/api/clients/${first.id}/balances/default`, () =>
         HttpResponse.json({ message: 'Balance not found' }, { status: 404 }),
@@ -60,7 +59,7 @@ describe('balance widget', () => {
   });
 
   it('reloads when the current client changes', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...shellRoutes({ clients: [first, second] }),
       [`GET /api/clients/${second.id}/balances/default`]: {
         body: makeBalance({ id: second.id, amount: 3, currency: 'USD' }),
@@ -80,7 +79,7 @@ describe('balance widget', () => {
   });
 
   it("'Top Up' shows 'Please contact us for top ups'", async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/quickstart', { loggedIn: true });
     await user.click((await widget()).getByRole('button', { name: 'Top Up' }));
     expect(screen.getByRole('alert')).toHaveTextContent(
@@ -89,7 +88,7 @@ describe('balance widget', () => {
   });
 
   it("'View Details' opens the Billing entry and goes to /billing", async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/quickstart', { loggedIn: true });
     await user.click(
       (await widget()).getByRole('button', { name: 'View Details' }),
@@ -111,7 +110,7 @@ describe('balance widget', () => {
 
   it('keeps the last amount when a reload fails (spec §8)', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { queryClient } = renderApp('/quickstart', { loggedIn: true });
     const balance = await widget();
     expect(await balance.findByText('EUR 12.50')).toBeInTheDocument();
@@ -122,7 +121,7 @@ describe('balance widget', () => {
         HttpResponse.json({ message: 'boom' }, { status: 500 }),
       ),
     );
-    await queryClient.refetchQueries({ queryKey: ['balances'] });
+    await queryClient.refetchQueries({ queryKey: queryKeys.balances.all });
     expect(balance.getByText('EUR 12.50')).toBeInTheDocument();
   });
 });

@@ -4,7 +4,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
 import { useDefaultBalance } from '../api/get-default-balance';
 
-export const TOP_UP_MESSAGE = 'Please contact us for top ups';
+const TOP_UP_MESSAGE = 'Please contact us for top ups';
 
 /**
  * The sidebar's balance (spec §2): loading image, then `EUR 12.50` or 'No balance'. A failed

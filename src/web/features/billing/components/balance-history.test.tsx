@@ -2,11 +2,11 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { mockApi } from '../../../testing/mock-api';
 
 describe('Billing', () => {
   it('/billing goes to /billing/balance with Top-up History selected first', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/billing', { loggedIn: true });
     const topup = await screen.findByRole('tab', { name: 'Top-up History' });
     expect(currentPath()).toBe('/billing/balance');
@@ -30,7 +30,7 @@ describe('Billing', () => {
   });
 
   it('/billing/paymentMethods shows its heading', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     renderApp('/billing/paymentMethods', { loggedIn: true });
     expect(
       await screen.findByRole('heading', { name: 'Payment Methods' }),

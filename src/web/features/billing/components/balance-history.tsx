@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Tabs } from '../../../components/ui/tabs';
 
-export const TOPUP_TAB = 'billing.balance#topup_history';
-export const USAGE_TAB = 'billing.balance#usage_history';
+const TOPUP_TAB = 'billing.balance#topup_history';
+const USAGE_TAB = 'billing.balance#usage_history';
 
 /** The two history tabs of /billing/balance (spec §2); the first is selected on load. */
 export function BalanceHistory() {

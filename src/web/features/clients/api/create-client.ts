@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClientWithSecret } from '../../../../shared/schemas/clients';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface CreateClientInput {
   name: string;
@@ -29,8 +30,10 @@ export function useCreateClient() {
     // The customer's own list and the admin lists may all hold the new client.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['clients'] }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'clients'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.clients.all }),
+        queryClient.invalidateQueries({
+          queryKey: queryKeys.admin.clients.all,
+        }),
       ]),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Client } from '../../../../shared/schemas/clients';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export async function getClient(clientId: string): Promise<Client> {
   return unwrap(
@@ -10,7 +11,7 @@ export async function getClient(clientId: string): Promise<Client> {
 
 export const clientQueryOptions = (clientId: string) =>
   queryOptions({
-    queryKey: ['clients', 'detail', clientId],
+    queryKey: queryKeys.clients.detail(clientId),
     queryFn: () => getClient(clientId),
   });
 

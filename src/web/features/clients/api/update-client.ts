@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Client } from '../../../../shared/schemas/clients';
 import { api, unwrap } from '../../../lib/api-client';
 import { clientQueryOptions } from './get-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface UpdateClientInput {
   clientId: string;
@@ -27,8 +28,10 @@ export function useUpdateClient() {
       queryClient.setQueryData(clientQueryOptions(client.id).queryKey, client);
       // Every list and the admin pages may show the old name.
       return Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['clients', 'list'] }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'clients'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.clients.list }),
+        queryClient.invalidateQueries({
+          queryKey: queryKeys.admin.clients.all,
+        }),
       ]);
     },
   });

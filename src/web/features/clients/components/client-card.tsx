@@ -36,13 +36,3 @@ export function ClientCardLink({
     </Link>
   );
 }
-
-/** A client card as plain content. */
-export function ClientCard({ client }: { client: Client }) {
-  return (
-    <div className="card">
-      <div className="card-title">{client.name}</div>
-      <ClientDetails client={client} />
-    </div>
-  );
-}

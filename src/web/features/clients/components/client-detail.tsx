@@ -15,11 +15,11 @@ import { formatDate } from '../../../lib/format';
 import { ClientNameForm } from './client-name-form';
 import { ClientSecret } from './client-secret';
 
-export const RESET_SECRET_QUESTION =
+const RESET_SECRET_QUESTION =
   'Are you sure you want to reset the secret? The existing secret will no longer be usable';
-export const DELETE_CLIENT_QUESTION =
+const DELETE_CLIENT_QUESTION =
   'Are you sure you want to permanently delete the client?';
-export const CLIENT_DELETED = 'The client has been deleted';
+const CLIENT_DELETED = 'The client has been deleted';
 
 /** /clients/{id}: the card (click to rename), Reset Secret and Delete Client (spec §2, §4). */
 export function ClientDetail({

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { mockApi } from '../../../testing/mock-api';
 import { makeClient } from '../../../testing/test-data';
 
 const first = makeClient({ name: 'First' });
@@ -13,7 +13,7 @@ const second = makeClient({
 
 describe('client selector', () => {
   it("is disabled and shows 'No client' when the user has none; the shell goes to /quickstart", async () => {
-    const { requests } = stubFetch(shellRoutes({ clients: [] }));
+    const { requests } = mockApi(shellRoutes({ clients: [] }));
     renderApp('/billing/balance', { loggedIn: true });
     expect(
       await screen.findByRole('heading', { name: 'Quick Start' }),
@@ -28,7 +28,7 @@ describe('client selector', () => {
   });
 
   it('picks the first client when nothing is saved', async () => {
-    stubFetch(shellRoutes({ clients: [first, second] }));
+    mockApi(shellRoutes({ clients: [first, second] }));
     renderApp('/billing/balance', { loggedIn: true });
     expect(
       await screen.findByRole('combobox', { name: 'Client' }),
@@ -37,7 +37,7 @@ describe('client selector', () => {
 
   it('restores the saved client when it is still in the list, else the first', async () => {
     window.localStorage.setItem('clientId', second.id);
-    stubFetch(shellRoutes({ clients: [first, second] }));
+    mockApi(shellRoutes({ clients: [first, second] }));
     renderApp('/billing/balance', { loggedIn: true });
     expect(
       await screen.findByRole('combobox', { name: 'Client' }),
@@ -46,7 +46,7 @@ describe('client selector', () => {
 
   it('falls back to the first client when the saved one is gone', async () => {
     window.localStorage.setItem('clientId', 'deleted-client');
-    stubFetch(shellRoutes({ clients: [first, second] }));
+    mockApi(shellRoutes({ clients: [first, second] }));
     renderApp('/billing/balance', { loggedIn: true });
     expect(
       await screen.findByRole('combobox', { name: 'Client' }),
@@ -54,7 +54,7 @@ describe('client selector', () => {
   });
 
   it('saves the chosen client under clientId', async () => {
-    stubFetch(shellRoutes({ clients: [first, second] }));
+    mockApi(shellRoutes({ clients: [first, second] }));
     const { user } = renderApp('/billing/balance', { loggedIn: true });
     await user.selectOptions(
       await screen.findByRole('combobox', { name: 'Client' }),

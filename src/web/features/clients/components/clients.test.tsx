@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { mockApi } from '../../../testing/mock-api';
 import { makeClient } from '../../../testing/test-data';
 
 const client = makeClient({ name: 'Web shop' });
@@ -18,7 +18,7 @@ const created = {
 
 describe('My Clients', () => {
   it('lists the clients as cards linking to /clients/{id}', async () => {
-    stubFetch(shellRoutes({ clients: [client] }));
+    mockApi(shellRoutes({ clients: [client] }));
     renderApp('/clients', { loggedIn: true });
     expect(
       await screen.findByRole('heading', { name: 'My Clients' }),
@@ -30,7 +30,7 @@ describe('My Clients', () => {
   });
 
   it('creates a client and shows its secret once, masked as six dots until shown', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...shellRoutes({ clients: [client] }),
       'POST /api/clients': { status: 201, body: created },
     });
@@ -81,7 +81,7 @@ describe('My Clients', () => {
         name: `Client ${i}`,
       }),
     );
-    stubFetch(shellRoutes({ clients: thirty }));
+    mockApi(shellRoutes({ clients: thirty }));
     const { user } = renderApp('/clients', { loggedIn: true });
     await screen.findByRole('list', { name: 'Clients' });
     await user.click(screen.getByRole('button', { name: 'New Client' }));
@@ -93,10 +93,9 @@ describe('My Clients', () => {
 
   it("shows the server's refusal (409) in the panel", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    stubFetch(shellRoutes({ clients: [client] }));
+    mockApi(shellRoutes({ clients: [client] }));
     const { user } = renderApp('/clients', { loggedIn: true });
     await user.click(await screen.findByRole('button', { name: 'New Client' }));
-    vi.mocked(globalThis.fetch).mockRestore();
     server.use(
       http.post('/api/clients', () =>
         HttpResponse.json(
@@ -120,7 +119,7 @@ describe('My Clients', () => {
   });
 
   it('asks for a name before sending', async () => {
-    const { requests } = stubFetch(shellRoutes({ clients: [client] }));
+    const { requests } = mockApi(shellRoutes({ clients: [client] }));
     const { user } = renderApp('/clients', { loggedIn: true });
     await user.click(await screen.findByRole('button', { name: 'New Client' }));
     const panel = screen.getByRole('dialog', { name: 'New Client' });
@@ -136,7 +135,7 @@ describe('My Clients', () => {
 
 describe('My Client', () => {
   it('renames the client: the card opens the form, Cancel keeps the name, Update saves it', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...shellRoutes({ clients: [client] }),
       [`GET /api/clients/${client.id}`]: { body: client },
       [`PUT /api/clients/${client.id}`]: ({ body }) => ({
@@ -177,7 +176,7 @@ describe('My Client', () => {
   });
 
   it('resets the secret after confirmation and shows the new one once', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...shellRoutes({ clients: [client] }),
       [`GET /api/clients/${client.id}`]: { body: client },
       [`POST /api/clients/${client.id}/resetSecret`]: {
@@ -211,7 +210,7 @@ describe('My Client', () => {
   });
 
   it("deletes after confirmation, says 'The client has been deleted' and goes to /clients", async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...shellRoutes({ clients: [client] }),
       [`GET /api/clients/${client.id}`]: { body: client },
       [`DELETE /api/clients/${client.id}`]: { status: 204 },

@@ -1,13 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Message } from '../../../../shared/schemas/messages';
+import type { z } from 'zod';
+import type {
+  Message,
+  SendSmsSchema,
+} from '../../../../shared/schemas/messages';
 import { api, unwrap } from '../../../lib/api-client';
 
-export interface SmsPayload {
-  sender: string;
-  recipient: string;
-  body: string;
-  reference: string;
-}
+/** An SMS as the shared schema leaves it: sender trimmed, recipient cleaned (spec §5). */
+export type SmsPayload = z.output<typeof SendSmsSchema>;
 
 export async function sendSms(input: {
   clientId: string;

@@ -4,9 +4,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { mockApi } from '../../../testing/mock-api';
 import { makeBalance, makeClient } from '../../../testing/test-data';
-import { firstProblem } from './sms-form';
+import {
+  SendSmsSchema,
+  type SendSmsInput,
+} from '../../../../shared/schemas/messages';
 
 const client = makeClient();
 const smsPath = `/api/clients/${client.id}/messages/sms`;
@@ -20,7 +23,7 @@ function preview() {
 
 describe('SMS form', () => {
   it('/messaging goes to /messaging/sms; the sender is the short name and read-only', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     renderApp('/messaging', { loggedIn: true });
     const sender = await screen.findByLabelText('Sender');
     expect(currentPath()).toBe('/messaging/sms');
@@ -34,7 +37,7 @@ describe('SMS form', () => {
   });
 
   it('previews the form as JSON, live, with the recipient cleaned', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/messaging/sms', { loggedIn: true });
     await user.type(
       await screen.findByLabelText('Recipient'),
@@ -50,21 +53,25 @@ describe('SMS form', () => {
   });
 
   it('checks sender, then recipient, then body; the reference may be empty', () => {
+    // The form shows the shared schema's first refusal, in field order.
+    const firstProblem = (values: SendSmsInput) =>
+      SendSmsSchema.safeParse(values).error?.issues[0]?.message ?? null;
     const empty = { sender: '', recipient: '', body: '', reference: '' };
+    const recipient = '447700900123';
     expect(firstProblem(empty)).toBe('Sender cannot be empty');
     expect(firstProblem({ ...empty, sender: 'S' })).toBe(
       'Recipient cannot be empty',
     );
-    expect(firstProblem({ ...empty, sender: 'S', recipient: '1' })).toBe(
+    expect(firstProblem({ ...empty, sender: 'S', recipient })).toBe(
       'Body cannot be empty',
     );
     expect(
-      firstProblem({ ...empty, sender: 'S', recipient: '1', body: 'b' }),
+      firstProblem({ ...empty, sender: 'S', recipient, body: 'b' }),
     ).toBeNull();
   });
 
   it('alerts in the order sender, recipient, body and sends nothing', async () => {
-    const { requests } = stubFetch(shellRoutes());
+    const { requests } = mockApi(shellRoutes());
     const { user } = renderApp('/messaging/sms', { loggedIn: true });
     const send = await screen.findByRole('button', { name: 'Send SMS' });
     await user.click(send);
@@ -79,7 +86,7 @@ describe('SMS form', () => {
 
   it("sends the cleaned recipient, says 'SMS Sent', resets the form and reloads the balance", async () => {
     let amount = 12.5;
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...shellRoutes(),
       [`GET /api/clients/${client.id}/balances/default`]: () => ({
         body: makeBalance({ amount }),
@@ -114,11 +121,10 @@ describe('SMS form', () => {
 
   it("402 alerts 'Failed to send. Not enough Balance.' and keeps the form", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/messaging/sms', { loggedIn: true });
     await user.type(await screen.findByLabelText('Recipient'), '447700900123');
     await user.type(screen.getByLabelText('Body'), 'Hello');
-    vi.mocked(globalThis.fetch).mockRestore();
     server.use(
       http.post(smsPath, () =>
         HttpResponse.json(
@@ -139,7 +145,7 @@ describe('SMS form', () => {
   });
 
   it('counts segments live: encoding, room left, price, balance after, and UCS-2 culprits', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/messaging/sms', { loggedIn: true });
     const body = await screen.findByLabelText('Body');
     await within(screen.getByRole('region', { name: 'Balance' })).findByText(
@@ -178,7 +184,7 @@ describe('SMS form', () => {
   });
 
   it('asks for a client first when there is none', async () => {
-    stubFetch(shellRoutes({ clients: [] }));
+    mockApi(shellRoutes({ clients: [] }));
     renderApp('/messaging/sms', { loggedIn: true });
     expect(
       await screen.findByText('You need a client to send messages.'),

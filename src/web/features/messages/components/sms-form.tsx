@@ -1,34 +1,25 @@
-import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { cleanRecipient } from '../../../../shared/recipient';
+import {
+  SendSmsSchema,
+  type SendSmsInput,
+} from '../../../../shared/schemas/messages';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
-import { isApiError } from '../../../lib/api-error';
+import { errorText, isApiError } from '../../../lib/api-error';
 import { useSendSms, type SmsPayload } from '../api/send-sms';
 import { SegmentCounter } from './segment-counter';
 
-export const SMS_SENT = 'SMS Sent';
-export const NOT_ENOUGH_BALANCE = 'Failed to send. Not enough Balance.';
-
-/** The spec's checks, in its order (§5); the first failing one is shown. */
-export function firstProblem(values: SmsPayload): string | null {
-  if (!values.sender.trim()) return 'Sender cannot be empty';
-  if (!values.recipient.trim()) return 'Recipient cannot be empty';
-  if (!values.body) return 'Body cannot be empty';
-  return null;
-}
+/** The fields in the order spec §5 checks them: the first one refused is the one shown. */
+const CHECK_ORDER = ['sender', 'recipient', 'body', 'reference'] as const;
 
 function failureText(error: unknown): string {
-  if (isApiError(error, 402)) return NOT_ENOUGH_BALANCE;
-  if (isApiError(error)) return error.message;
-  return 'The server could not be reached. Please try again.';
-}
-
-/** What will be sent: the form with the recipient cleaned as it will be (spec §5). */
-export function toPayload(values: SmsPayload): SmsPayload {
-  return { ...values, recipient: cleanRecipient(values.recipient) };
+  return isApiError(error, 402)
+    ? 'Failed to send. Not enough Balance.'
+    : errorText(error);
 }
 
 /**
@@ -52,30 +43,47 @@ export function SmsForm({
 }) {
   const toast = useToast();
   const send = useSendSms();
-  const [problem, setProblem] = useState<string | null>(null);
   const empty: SmsPayload = { sender, recipient: '', body: '', reference: '' };
-  const { register, handleSubmit, control, reset } = useForm<SmsPayload>({
+  const {
+    register,
+    handleSubmit,
+    control,
+    reset,
+    clearErrors,
+    formState: { errors },
+  } = useForm<SendSmsInput, unknown, SmsPayload>({
+    resolver: zodResolver(SendSmsSchema),
     defaultValues: empty,
+    // The alert answers a press of Send SMS; typing does not change it (spec §5).
+    reValidateMode: 'onSubmit',
   });
-  const values = useWatch({ control }) as SmsPayload;
-  const preview = toPayload({ ...empty, ...values });
+  const values = useWatch({ control });
+  // What will be sent: the recipient cleaned as the schema will clean it (spec §5).
+  const preview = {
+    ...empty,
+    ...values,
+    recipient: cleanRecipient(values.recipient ?? ''),
+  };
+  const problem = CHECK_ORDER.map((name) => errors[name]?.message).find(
+    Boolean,
+  );
 
-  const onSubmit = handleSubmit((form) => {
-    const found = firstProblem(form);
-    setProblem(found);
-    send.reset();
-    if (found) return;
-    send.mutate(
-      { clientId, sms: toPayload(form) },
-      {
-        onSuccess: () => {
-          reset(empty);
-          toast.show(SMS_SENT, { tone: 'success' });
-          onSent();
+  const onSubmit = handleSubmit(
+    (sms) => {
+      send.reset();
+      send.mutate(
+        { clientId, sms },
+        {
+          onSuccess: () => {
+            reset(empty);
+            toast.show('SMS Sent', { tone: 'success' });
+            onSent();
+          },
         },
-      },
-    );
-  });
+      );
+    },
+    () => send.reset(),
+  );
 
   return (
     <div className="sms-layout">
@@ -112,7 +120,7 @@ export function SmsForm({
         />
         {/* Beside the Send button, where the eye is after clicking it. */}
         {problem ? (
-          <Alert tone="danger" onDismiss={() => setProblem(null)}>
+          <Alert tone="danger" onDismiss={() => clearErrors()}>
             {problem}
           </Alert>
         ) : null}

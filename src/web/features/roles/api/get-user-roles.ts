@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ADMIN_LARGE_PAGE_SIZE } from '../../../../shared/limits';
 import type { UserRole } from '../../../../shared/schemas/roles';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Code-point order, as the server sorts them (spec §2: sorted alphabetically). */
 export function sortRoles(roles: readonly UserRole[]): UserRole[] {
@@ -23,7 +24,7 @@ export async function getUserRoles(userId: string): Promise<UserRole[]> {
 
 export const userRolesQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: ['admin', 'users', 'roles', userId],
+    queryKey: queryKeys.admin.users.roles(userId),
     queryFn: () => getUserRoles(userId),
   });
 

@@ -1,5 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
 import { ROLES } from '../../../../shared/roles';
+import { RoleInputSchema } from '../../../../shared/schemas/roles';
 import type { User } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -13,10 +17,8 @@ import { errorText } from '../../../lib/api-error';
 import { useUserRoleChanges } from '../api/change-user-roles';
 import { useUserRoles } from '../api/get-user-roles';
 
-export const INVALID_ROLE = 'Invalid role';
-
 /** Removal asks first, naming the role and the user (spec §6). */
-export const removeRoleQuestion = (role: string, user: User) =>
+const removeRoleQuestion = (role: string, user: User) =>
   `Are you sure you want to remove the role ${role} from the user ${user.email}?`;
 
 /**
@@ -99,16 +101,27 @@ export function UserRoles({ user }: { user: User }) {
 }
 
 /**
- * The role editor: a role picked from the catalogue of spec §6 or typed. An empty role is
- * refused with 'Invalid role' and nothing is sent (spec §5).
+ * The role editor: a role picked from the catalogue of spec §6 or typed. The shared schema
+ * refuses an empty or unknown role with 'Invalid role' and nothing is sent (spec §5).
  */
-export function RoleEditor({ userId }: { userId: string }) {
+function RoleEditor({ userId }: { userId: string }) {
   const { add } = useUserRoleChanges(userId);
   const held = useUserRoles(userId);
   const panel = usePanel();
   const toast = useToast();
-  const [role, setRole] = useState('');
-  const [invalid, setInvalid] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setValue,
+    formState: { errors },
+  } = useForm<z.input<typeof RoleInputSchema>>({
+    resolver: zodResolver(RoleInputSchema),
+    defaultValues: { role: '' },
+    // The alert answers a press of Add Role; typing does not change it.
+    reValidateMode: 'onSubmit',
+  });
+  const role = useWatch({ control, name: 'role' });
 
   const heldNames = new Set(held.data?.map((userRole) => userRole.role));
   const catalogue = [
@@ -119,38 +132,30 @@ export function RoleEditor({ userId }: { userId: string }) {
     })),
   ];
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const name = role.trim();
-    if (!name) {
-      setInvalid(true);
-      return;
-    }
-    setInvalid(false);
+  const onSubmit = handleSubmit(({ role: name }) =>
     add.mutate(name, {
       onSuccess: () => {
         panel.closePanel();
         toast.show(`The role ${name} has been added`, { tone: 'success' });
       },
-    });
-  }
+    }),
+  );
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
-      {invalid ? <Alert tone="danger">{INVALID_ROLE}</Alert> : null}
+      {errors.role ? <Alert tone="danger">{errors.role.message}</Alert> : null}
       {add.error ? <Alert tone="danger">{errorText(add.error)}</Alert> : null}
       <SelectBox
         label="Pick a role"
         options={catalogue}
         value={catalogue.some((option) => option.key === role) ? role : ''}
-        onChange={setRole}
+        onChange={(picked) => setValue('role', picked)}
       />
       <Field
         label="Role"
         hint="The role picked above, or type its name, e.g. ROLE_CLIENT_LIST."
         inputProps={{
-          value: role,
-          onChange: (event) => setRole(event.target.value),
+          ...register('role'),
           autoComplete: 'off',
           spellCheck: false,
           autoCapitalize: 'characters',

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { MAX_PAGE_SIZE } from '../../../../shared/limits';
 import type { RouteSplit } from '../../../../shared/schemas/route-splits';
 import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * A client's route splits. All of them (up to the 300 cap) rather than a page of 30: each
@@ -18,7 +19,7 @@ export async function getRouteSplits(clientId: string): Promise<RouteSplit[]> {
 
 export const routeSplitsQueryOptions = (clientId: string) =>
   queryOptions({
-    queryKey: ['admin', 'routes', 'split', clientId],
+    queryKey: queryKeys.admin.routeSplits(clientId),
     queryFn: () => getRouteSplits(clientId),
   });
 

@@ -20,7 +20,7 @@ import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
 import { useRouteSplitMutations } from '../api/save-route-split';
 
-export const DELETE_SPLIT_QUESTION =
+const DELETE_SPLIT_QUESTION =
   'Are you sure you want to delete the route split?';
 
 const methodOptions = DELIVERY_METHODS.map((method) => ({

@@ -1,31 +1,29 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import {
+  ChangePasswordFormSchema,
+  type ChangePasswordFormInput,
+} from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { paths } from '../../../config/paths';
-import { isApiError } from '../../../lib/api-error';
+import { errorText, isApiError } from '../../../lib/api-error';
 import { setAuthNotice } from '../../../lib/auth-notice';
 import { clearCredentials } from '../../../lib/credentials';
 import { useChangePassword } from '../api/change-password';
 
-export const INVALID_NEW_PASSWORD = 'Invalid new password. Please try again';
-export const INVALID_CURRENT_PASSWORD =
-  'Invalid current password. Please try again.';
-export const PASSWORD_CHANGED =
+// Spec §8 words these two refusals itself, whatever the server's message.
+const INVALID_NEW_PASSWORD = 'Invalid new password. Please try again';
+const INVALID_CURRENT_PASSWORD = 'Invalid current password. Please try again.';
+const PASSWORD_CHANGED =
   'Password changed successfully. Please login again with the new password.';
-
-interface Values {
-  currentPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}
 
 function failureText(error: unknown): string {
   if (isApiError(error, 400)) return INVALID_NEW_PASSWORD;
   if (isApiError(error, 422)) return INVALID_CURRENT_PASSWORD;
-  if (isApiError(error)) return error.message;
-  return 'The server could not be reached. Please try again.';
+  return errorText(error);
 }
 
 /**
@@ -35,23 +33,26 @@ function failureText(error: unknown): string {
 export function ChangePasswordForm() {
   const navigate = useNavigate();
   const change = useChangePassword();
-  const { register, handleSubmit, control } = useForm<Values>({
+  const { register, handleSubmit, control } = useForm<ChangePasswordFormInput>({
+    resolver: zodResolver(ChangePasswordFormSchema),
     defaultValues: {
       currentPassword: '',
       newPassword: '',
       confirmPassword: '',
     },
   });
-  const [newPassword, confirmPassword] = useWatch({
-    control,
-    name: ['newPassword', 'confirmPassword'],
-  });
-  const matching = newPassword !== '' && newPassword === confirmPassword;
+  // Checked as the user types, not on submit: the button stays disabled until they agree.
+  const values = useWatch({ control }) as ChangePasswordFormInput;
+  const check = ChangePasswordFormSchema.safeParse(values);
+  const matching = check.success;
+  const mismatch =
+    values.confirmPassword !== '' && !check.success
+      ? check.error.issues[0]?.message
+      : '';
 
-  const onSubmit = handleSubmit(({ currentPassword, newPassword: next }) => {
-    if (!matching) return;
+  const onSubmit = handleSubmit(({ currentPassword, newPassword }) => {
     change.mutate(
-      { currentPassword, newPassword: next },
+      { currentPassword, newPassword },
       {
         onSuccess: () => {
           clearCredentials();
@@ -86,11 +87,7 @@ export function ChangePasswordForm() {
       />
       <Field
         label="Confirm New Password"
-        error={
-          confirmPassword !== '' && !matching
-            ? 'The new password and its confirmation differ.'
-            : ''
-        }
+        error={mismatch}
         inputProps={{
           ...register('confirmPassword'),
           type: 'password',

@@ -6,7 +6,7 @@ import { getCredentials } from '../../../lib/credentials';
 import { server } from '../../../testing/msw-server';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { mockApi } from '../../../testing/mock-api';
 
 async function fill(user: UserEvent, next: string, confirm: string) {
   await user.type(
@@ -19,7 +19,6 @@ async function fill(user: UserEvent, next: string, confirm: string) {
 
 function failWith(status: number) {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  vi.mocked(globalThis.fetch).mockRestore();
   server.use(
     http.put('/api/users/me/password', () =>
       HttpResponse.json({ statusCode: status, message: 'no' }, { status }),
@@ -29,7 +28,7 @@ function failWith(status: number) {
 
 describe('Change Password', () => {
   it('keeps Update Password disabled until the new password and its confirmation are equal', async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/users/me/password', { loggedIn: true });
     const button = await screen.findByRole('button', {
       name: 'Update Password',
@@ -46,7 +45,7 @@ describe('Change Password', () => {
   });
 
   it('on success says so, logs out and goes to /login', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...shellRoutes(),
       'PUT /api/users/me/password': { status: 204 },
     });
@@ -68,7 +67,7 @@ describe('Change Password', () => {
   });
 
   it("400 alerts 'Invalid new password. Please try again'", async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/users/me/password', { loggedIn: true });
     await fill(user, 'short', 'short');
     failWith(400);
@@ -80,7 +79,7 @@ describe('Change Password', () => {
   });
 
   it("422 alerts 'Invalid current password. Please try again.'", async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/users/me/password', { loggedIn: true });
     await fill(user, 'new-password-1', 'new-password-1');
     failWith(422);

@@ -5,12 +5,12 @@ import { getCredentials } from '../../../lib/credentials';
 import { server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { stubFetch } from '../../../testing/stub-fetch';
+import { mockApi } from '../../../testing/mock-api';
 import { makeUser } from '../../../testing/test-data';
 
 describe('My User', () => {
   it("shows 'Update My User' with the user's values and a read-only User ID", async () => {
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     renderApp('/users/me', { loggedIn: true });
     expect(
       await screen.findByRole('heading', { name: 'Update My User' }),
@@ -27,7 +27,7 @@ describe('My User', () => {
   });
 
   it('Update sends the four fields and keeps the stored e-mail in step', async () => {
-    const { requests } = stubFetch({
+    const { requests } = mockApi({
       ...shellRoutes(),
       'PUT /api/users/me': ({ body }) => ({
         body: { ...makeUser(), ...(body as object) },
@@ -54,10 +54,9 @@ describe('My User', () => {
 
   it("shows the server's refusal", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    stubFetch(shellRoutes());
+    mockApi(shellRoutes());
     const { user } = renderApp('/users/me', { loggedIn: true });
     await screen.findByLabelText('First Name');
-    vi.mocked(globalThis.fetch).mockRestore();
     server.use(
       http.put('/api/users/me', () =>
         HttpResponse.json(

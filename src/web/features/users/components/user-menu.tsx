@@ -4,7 +4,7 @@ import { Skeleton } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 
 /** 'Hello' plus the first name, or 'Hello user' (spec §2). */
-export function greeting(firstName: string | undefined): string {
+function greeting(firstName: string | undefined): string {
   return `Hello ${firstName?.trim() || 'user'}`;
 }
 

@@ -1,0 +1,37 @@
+/**
+ * Every React Query key of the console, in one tree. Keys are hierarchical so a mutation can
+ * invalidate a whole family (`clients.all` covers each list and detail), and a feature that
+ * must refresh another feature's data (free credit → the customer's balance widget) names it
+ * here instead of copying its literal key.
+ */
+export const queryKeys = {
+  branding: ['branding'] as const,
+  me: ['users', 'me'] as const,
+  clients: {
+    all: ['clients'] as const,
+    list: ['clients', 'list'] as const,
+    detail: (clientId: string) => ['clients', 'detail', clientId] as const,
+  },
+  balances: {
+    all: ['balances'] as const,
+    default: (clientId: string) => ['balances', 'default', clientId] as const,
+  },
+  admin: {
+    clients: {
+      all: ['admin', 'clients'] as const,
+      list: (query: object) => ['admin', 'clients', 'list', query] as const,
+      detail: (clientId: string) =>
+        ['admin', 'clients', 'detail', clientId] as const,
+    },
+    balance: (clientId: string) =>
+      ['admin', 'balances', 'default', clientId] as const,
+    users: {
+      lists: ['admin', 'users', 'list'] as const,
+      list: (offset: number) => ['admin', 'users', 'list', offset] as const,
+      detail: (userId: string) => ['admin', 'users', 'detail', userId] as const,
+      roles: (userId: string) => ['admin', 'users', 'roles', userId] as const,
+    },
+    routeSplits: (clientId: string) =>
+      ['admin', 'routes', 'split', clientId] as const,
+  },
+};
