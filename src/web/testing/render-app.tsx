@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createHashRouter, RouterProvider } from 'react-router';
-import type { PublicConfig } from '../../shared/schemas/config';
+import type { Branding } from '../../shared/schemas/branding';
 import { AppProvider } from '../app/provider';
 import { routes } from '../app/router';
 import { brandingQueryOptions } from '../features/branding/api/get-branding';
@@ -23,7 +23,7 @@ export function disposeRouters(): void {
  */
 export function renderApp(
   path: string,
-  options: { loggedIn?: boolean; branding?: PublicConfig } = {},
+  options: { loggedIn?: boolean; branding?: Branding } = {},
 ) {
   if (options.loggedIn) {
     saveCredentials({ email: 'ada@example.test', password: 'password-123' });

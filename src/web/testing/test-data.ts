@@ -1,9 +1,9 @@
-import type { PublicConfig } from '../../shared/schemas/config';
+import type { Branding } from '../../shared/schemas/branding';
 import type { Balance } from '../../shared/schemas/balances';
 import type { Client } from '../../shared/schemas/clients';
 import type { MyUser } from '../../shared/schemas/users';
 
-export const testBranding: PublicConfig = {
+export const testBranding: Branding = {
   productName: 'Skyline Console',
   providerName: 'Skyline Telecom',
   providerShortName: 'Skyline',

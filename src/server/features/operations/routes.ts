@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PublicConfigSchema } from '../../../shared/schemas/config.ts';
+import { BrandingSchema } from '../../../shared/schemas/branding.ts';
 import type { Deps } from '../../deps.ts';
 
 const tags = ['operations'];
@@ -26,7 +26,7 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary: 'Branding and prices the console shows',
           security: [],
-          response: { 200: PublicConfigSchema },
+          response: { 200: BrandingSchema },
         },
       },
       async () => ({

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PublicConfig } from '../../../../shared/schemas/config';
+import type { Branding } from '../../../../shared/schemas/branding';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** Branding and the SMS price (GET /api/config), read at run time so a change needs no rebuild. */
-export async function getBranding(): Promise<PublicConfig> {
-  return unwrap(await api.get<PublicConfig>('/config', { auth: false }));
+export async function getBranding(): Promise<Branding> {
+  return unwrap(await api.get<Branding>('/config', { auth: false }));
 }
 
 export const brandingQueryOptions = () =>

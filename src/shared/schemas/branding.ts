@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Branding and prices the console reads at run time from `GET /api/config`. */
-export const PublicConfigSchema = z
+export const BrandingSchema = z
   .object({
     productName: z.string(),
     providerName: z.string(),
@@ -9,5 +9,5 @@ export const PublicConfigSchema = z
     currency: z.string(),
     smsPrice: z.string(),
   })
-  .meta({ id: 'PublicConfig' });
-export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+  .meta({ id: 'Branding' });
+export type Branding = z.infer<typeof BrandingSchema>;
