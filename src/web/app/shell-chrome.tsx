@@ -9,6 +9,8 @@ import { ConfirmDialog } from '../components/ui/confirm-dialog';
 import { paths } from '../config/paths';
 import { logout } from '../features/auth/logout';
 import { setAuthNotice } from '../lib/auth-notice';
+import '../components/ui/button.css';
+import './shell-chrome.css';
 
 /** The navbar pieces both shells share: the phone drawer and the logout confirmation. */
 

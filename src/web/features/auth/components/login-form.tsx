@@ -9,6 +9,7 @@ import { paths } from '../../../config/paths';
 import { clearAuthNotice, useAuthNotice } from '../../../lib/auth-notice';
 import { saveCredentials } from '../../../lib/credentials';
 import { forgetUserData } from '../../../lib/query-client';
+import './auth.css';
 
 interface LoginValues {
   email: string;

@@ -8,6 +8,7 @@ import { paths } from '../../../config/paths';
 import { isApiError } from '../../../lib/api-error';
 import { clearAuthNotice, setAuthNotice } from '../../../lib/auth-notice';
 import { useRegister } from '../api/register';
+import './auth.css';
 
 interface RegisterValues {
   email: string;

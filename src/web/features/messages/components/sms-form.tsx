@@ -8,6 +8,7 @@ import { useToast } from '../../../components/ui/toaster';
 import { isApiError } from '../../../lib/api-error';
 import { useSendSms, type SmsPayload } from '../api/send-sms';
 import { SegmentCounter } from './segment-counter';
+import './messages.css';
 
 export const SMS_SENT = 'SMS Sent';
 export const NOT_ENOUGH_BALANCE = 'Failed to send. Not enough Balance.';

@@ -12,6 +12,8 @@ import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
 import { useUserRoleChanges } from '../api/change-user-roles';
 import { useUserRoles } from '../api/get-user-roles';
+import '../../../components/ui/table.css';
+import './roles.css';
 
 export const INVALID_ROLE = 'Invalid role';
 
