@@ -5,7 +5,7 @@ import { AppProvider } from './app/provider';
 import { createAppRouter } from './app/router';
 import { createQueryClient } from './lib/query-client';
 import './styles/tokens.css';
-import './styles/app.css';
+import './styles/base.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

@@ -5,6 +5,8 @@ import { usePageId } from '../components/ui/overlay';
 import { paths } from '../config/paths';
 import { logout } from '../features/auth/logout';
 import { setAuthNotice } from '../lib/auth-notice';
+import '../components/ui/button.css';
+import './shell-chrome.css';
 
 /** The navbar pieces both shells share: the phone drawer and the logout confirmation. */
 

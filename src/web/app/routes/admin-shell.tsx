@@ -11,6 +11,7 @@ import {
 import { useMe } from '../../features/users/api/get-me';
 import { UserMenu } from '../../features/users/components/user-menu';
 import { MenuButton, useDrawer, useLogoutConfirmation } from '../shell-chrome';
+import './admin-shell.css';
 
 const NO_GROUPS: ReadonlySet<string> = new Set();
 

@@ -9,6 +9,7 @@ import { UserClients } from '../../features/admin-clients/components/user-client
 import { CreateClientForm } from '../../features/clients/components/create-client-form';
 import { UserRoles } from '../../features/roles/components/user-roles';
 import { errorText, isApiError } from '../../lib/api-error';
+import './admin-user.css';
 
 /** /admin/users/{id}: the user card, the user's clients and roles (spec §2). */
 export function AdminUserRoute() {

@@ -1,6 +1,8 @@
 import { useMatch } from 'react-router';
 import { ButtonLink } from '../../components/ui/button';
 import { paths } from '../../config/paths';
+import '../../components/ui/page-header.css';
+import './not-found.css';
 
 /** Any unknown route inside a shell (spec §2); the button goes to that shell's home. */
 export function NotFoundRoute() {

@@ -8,6 +8,7 @@ import { BalanceCard } from '../../features/balances/components/balance-card';
 import { ClientCardLink } from '../../features/clients/components/client-card';
 import { useNewClient } from '../../features/clients/components/use-new-client';
 import { useCurrentClient } from '../current-client';
+import './quickstart.css';
 
 function Step({
   number,

@@ -3,6 +3,8 @@ import { Button } from '../../components/ui/button';
 import { PanelProvider } from '../../components/ui/side-panel';
 import { Spinner } from '../../components/ui/spinner';
 import { ToastProvider } from '../../components/ui/toaster';
+import '../../components/ui/page-header.css';
+import './root.css';
 
 /** Providers that need the router (panel content may hold links). */
 export function RootLayout() {

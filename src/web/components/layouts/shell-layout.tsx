@@ -1,6 +1,8 @@
 import { useRef, type ReactNode } from 'react';
 import { cx } from '../../lib/cx';
 import { useModal } from '../ui/overlay';
+import '../ui/overlay.css';
+import './shell-layout.css';
 
 /**
  * The frame of both shells (DESIGN.md): navbar on top, a 240 px sidebar, the page and the

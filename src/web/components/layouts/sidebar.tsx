@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { matchPath, NavLink, useLocation } from 'react-router';
 import { NOT_AVAILABLE, type NavItem } from '../../config/nav';
 import { cx } from '../../lib/cx';
+import './sidebar.css';
 
 /**
  * Renders sidebar data (config/nav.ts): an item with a url navigates, one with an alert shows

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { cx } from '../../lib/cx';
+import './button.css';
+import './alert.css';
 
 export type Tone = 'danger' | 'warning' | 'success' | 'info';
 

@@ -2,6 +2,7 @@ import type { ComponentPropsWithRef } from 'react';
 import { Link, type LinkProps } from 'react-router';
 import { cx } from '../../lib/cx';
 import { Spinner } from './spinner';
+import './button.css';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 

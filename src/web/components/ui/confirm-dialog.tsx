@@ -2,6 +2,8 @@ import { useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from './button';
 import { useModal, useOpenOnThisPage } from './overlay';
+import './overlay.css';
+import './confirm-dialog.css';
 
 /**
  * A confirmation (CONTRACT.md): a modal `alertdialog` named by the spec's text, with `Cancel`

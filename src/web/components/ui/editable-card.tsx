@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './editable-card.css';
 
 /**
  * A card that is one big button (spec §2: "click opens an edit panel"): a title, a hint of

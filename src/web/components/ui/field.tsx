@@ -1,5 +1,6 @@
 import { useId, type ComponentPropsWithRef, type ReactNode } from 'react';
 import { cx } from '../../lib/cx';
+import './field.css';
 
 interface ShellProps {
   label: string;

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { cx } from '../../lib/cx';
+import './hover-dropdown.css';
 
 export interface MenuEntry {
   key: string;

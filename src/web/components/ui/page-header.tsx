@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './page-header.css';
 
 /** The heading row of a page: the title left, the primary action right. */
 export function PageHeader({

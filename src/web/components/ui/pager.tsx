@@ -1,4 +1,5 @@
 import { ButtonLink } from './button';
+import './pager.css';
 
 /**
  * 'first–last of total' with Previous and Next links for a table shown a page at a time. The

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { cx } from '../../lib/cx';
+import './field.css';
 
 export interface SelectOption {
   key: string;

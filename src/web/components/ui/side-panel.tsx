@@ -9,6 +9,9 @@ import {
 } from 'react';
 import { createPortal } from 'react-dom';
 import { useModal, useOpenOnThisPage } from './overlay';
+import './button.css';
+import './overlay.css';
+import './side-panel.css';
 
 interface PanelState {
   shown: boolean;

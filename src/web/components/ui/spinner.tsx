@@ -1,4 +1,5 @@
 import { cx } from '../../lib/cx';
+import './spinner.css';
 
 /** A decorative spinner; pass `label` to make it a loading image that assistive tech reads. */
 export function Spinner({

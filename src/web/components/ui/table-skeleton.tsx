@@ -1,4 +1,5 @@
 import { Skeleton } from './spinner';
+import './table.css';
 
 /** Rows of grey bars while a table loads, announced as loading. */
 export function TableSkeleton({

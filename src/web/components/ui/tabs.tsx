@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { cx } from '../../lib/cx';
+import './tabs.css';
 
 export interface TabItem {
   id: string;

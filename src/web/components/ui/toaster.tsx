@@ -10,6 +10,9 @@ import {
 } from 'react';
 import { cx } from '../../lib/cx';
 import type { Tone } from './alert';
+import './button.css';
+import './alert.css';
+import './toaster.css';
 
 interface Toast {
   id: number;

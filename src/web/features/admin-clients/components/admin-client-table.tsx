@@ -8,6 +8,7 @@ import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
 import { formatDate } from '../../../lib/format';
 import { useAdminClients } from '../api/get-admin-clients';
+import '../../../components/ui/table.css';
 
 /**
  * Every client with its user id, 30 a page (spec §2, §9). A row opens the client; the user id

@@ -15,6 +15,7 @@ import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
 import { adminClientsQueryOptions } from '../api/get-admin-clients';
 import { formatDate } from '../../../lib/format';
+import '../../../components/ui/table.css';
 
 /**
  * A user's clients (300 at a time, spec §9) and New Client, which opens `newClientForm` (the

@@ -7,6 +7,7 @@ import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
 import { useAdminUsers } from '../api/get-admin-users';
+import '../../../components/ui/table.css';
 
 /** A user's name as shown in lists: first and last name, else the e-mail. */
 export function displayName(user: {

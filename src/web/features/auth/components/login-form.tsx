@@ -14,6 +14,7 @@ import { paths } from '../../../config/paths';
 import { clearAuthNotice, useAuthNotice } from '../../../lib/auth-notice';
 import { saveCredentials } from '../../../lib/credentials';
 import { forgetUserData } from '../../../lib/query-client';
+import './auth.css';
 
 /**
  * Login only stores the credentials and goes to / (spec §4): the first call of the shell

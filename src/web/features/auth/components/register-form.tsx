@@ -13,6 +13,7 @@ import { paths } from '../../../config/paths';
 import { isApiError } from '../../../lib/api-error';
 import { clearAuthNotice, setAuthNotice } from '../../../lib/auth-notice';
 import { useRegister } from '../api/register';
+import './auth.css';
 
 function failureText(error: unknown): string {
   if (isApiError(error)) return `Registration failed: ${error.message}`;

@@ -1,5 +1,6 @@
 import { formatMoney } from '../../../../shared/money';
 import type { Balance } from '../../../../shared/schemas/balances';
+import './balances.css';
 
 /** A client's balance as a card (Quick Start's second step). */
 export function BalanceCard({ balance }: { balance: Balance }) {

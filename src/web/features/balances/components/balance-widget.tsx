@@ -3,6 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
 import { useDefaultBalance } from '../api/get-default-balance';
+import './balances.css';
 
 const TOP_UP_MESSAGE = 'Please contact us for top ups';
 

@@ -1,5 +1,6 @@
 import { Skeleton } from '../../../components/ui/spinner';
 import { useBranding } from '../api/get-branding';
+import './branding.css';
 
 /** The product name, with a placeholder of the same size while it loads. */
 export function ProductName() {

@@ -3,6 +3,7 @@ import type { Client } from '../../../../shared/schemas/clients';
 import { paths } from '../../../config/paths';
 import { cx } from '../../../lib/cx';
 import { formatDate } from '../../../lib/format';
+import './clients.css';
 
 function ClientDetails({ client }: { client: Client }) {
   return (

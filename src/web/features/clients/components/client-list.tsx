@@ -3,6 +3,7 @@ import { Skeleton } from '../../../components/ui/spinner';
 import { isApiError } from '../../../lib/api-error';
 import { useClients } from '../api/get-clients';
 import { ClientCardLink } from './client-card';
+import './clients.css';
 
 /** The user's clients as cards, each linking to its page. */
 export function ClientList({ currentId }: { currentId: string | null }) {

@@ -1,6 +1,7 @@
 import type { Client } from '../../../../shared/schemas/clients';
 import { SelectBox } from '../../../components/ui/select-box';
 import { Skeleton } from '../../../components/ui/spinner';
+import './clients.css';
 
 /** The navbar's client selector: disabled with 'No client' when the user has none. */
 export function ClientSelector({

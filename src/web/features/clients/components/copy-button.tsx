@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import './clients.css';
 
 /** Copies `value`; says 'Copied' (or that copying failed) beside the button for a moment. */
 export function CopyButton({ value, label }: { value: string; label: string }) {

@@ -2,6 +2,7 @@ import { MAX_SMS_SEGMENTS } from '../../../../shared/limits';
 import { formatMoney, multiplyDecimal } from '../../../../shared/money';
 import { countSms } from '../../../../shared/sms';
 import { cx } from '../../../lib/cx';
+import './messages.css';
 
 /** Decimal text minus decimal text, exactly, on scaled integers (4 places, as stored). */
 function subtract(amount: number, price: string): string {

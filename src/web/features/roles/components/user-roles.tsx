@@ -16,6 +16,8 @@ import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
 import { useUserRoleChanges } from '../api/change-user-roles';
 import { useUserRoles } from '../api/get-user-roles';
+import '../../../components/ui/table.css';
+import './roles.css';
 
 /** Removal asks first, naming the role and the user (spec §6). */
 const removeRoleQuestion = (role: string, user: User) =>

@@ -19,6 +19,7 @@ import { SelectBox } from '../../../components/ui/select-box';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
 import { useRouteSplitMutations } from '../api/save-route-split';
+import './route-splits.css';
 
 const DELETE_SPLIT_QUESTION =
   'Are you sure you want to delete the route split?';

@@ -8,6 +8,8 @@ import { errorText } from '../../../lib/api-error';
 import { useRouteSplits } from '../api/get-route-splits';
 import { trafficShares } from '../traffic-share';
 import { RouteSplitForm } from './route-split-form';
+import '../../../components/ui/table.css';
+import './route-splits.css';
 
 /**
  * A client's Route Splits (spec §2): New Route Split, and a click on a split opens it to
