@@ -20,6 +20,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import type { Deps } from './deps.ts';
 import { HttpError, pgCode } from './errors.ts';
+import { httpServerOptions, limitConnections } from './http-server-options.ts';
 import { adminClientsRoutes } from './features/admin-clients/routes.ts';
 import { adminUsersRoutes } from './features/admin-users/routes.ts';
 import {
@@ -78,7 +79,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    ...httpServerOptions(config),
   });
+  limitConnections(app.server, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
