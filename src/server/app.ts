@@ -7,6 +7,7 @@ import {
 import type { Config } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { createDeps } from './deps.ts';
+import { httpServerOptions, limitConnections } from './http-server-options.ts';
 import { ensureBootstrapAdmin } from './features/users/service.ts';
 import { apiDocs } from './plugins/api-docs.ts';
 import { consoleStatic } from './plugins/console.ts';
@@ -31,7 +32,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    ...httpServerOptions(config),
   });
+  limitConnections(app.server, config);
   // One schema language for requests, answers and the OpenAPI document: zod.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -35,6 +35,12 @@ describe('loadConfig', () => {
       SMS_PRICE: '0.0750',
       LOG_LEVEL: 'debug',
       WEB_DIR: 'public',
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '3000',
+      HTTP_CONNECTION_TIMEOUT_MS: '0',
+      MAX_CONNECTIONS: '500',
+      TRUST_PROXY: 'true',
     });
     expect(config).toEqual({
       port: 9090,
@@ -51,6 +57,14 @@ describe('loadConfig', () => {
       smsPrice: '0.075',
       logLevel: 'debug',
       webDir: 'public',
+      http: {
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 20000,
+        keepAliveTimeoutMs: 3000,
+        connectionTimeoutMs: 0,
+        maxConnections: 500,
+      },
+      trustProxy: true,
     });
   });
 
@@ -101,5 +115,62 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ADMIN_PASSWORD: 'password-1' })).toThrow(
       /ADMIN_EMAIL and ADMIN_PASSWORD/,
     );
+  });
+
+  it('bounds slow and idle clients by default, and trusts no proxy', () => {
+    expect(loadConfig({})).toMatchObject({
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        connectionTimeoutMs: 60_000,
+        maxConnections: 10_000,
+      },
+      trustProxy: false,
+    });
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it('refuses bad connection limits', () => {
+    const cases: [string, string][] = [
+      ['HTTP_HEADERS_TIMEOUT_MS', '0'],
+      ['HTTP_REQUEST_TIMEOUT_MS', '-5'],
+      ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '1.5'],
+      ['HTTP_CONNECTION_TIMEOUT_MS', 'soon'],
+      ['MAX_CONNECTIONS', '0'],
+      ['TRUST_PROXY', 'maybe'],
+    ];
+    for (const [name, value] of cases) {
+      expect(() => loadConfig({ [name]: value }), name).toThrow(
+        new RegExp(`${name}:`),
+      );
+    }
+    expect(() =>
+      loadConfig({
+        HTTP_HEADERS_TIMEOUT_MS: '40000',
+        HTTP_REQUEST_TIMEOUT_MS: '30000',
+      }),
+    ).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+    );
+  });
+
+  it('takes as default sender only what the API accepts as a sender', () => {
+    for (const name of ['Skyline', 'Acme Tel', '+447700900123']) {
+      expect(
+        loadConfig({ PROVIDER_SHORT_NAME: name }).branding.providerShortName,
+      ).toBe(name);
+    }
+    for (const name of [
+      'Skyline Telecom',
+      'Sky\u202Eline',
+      'Sky\u200Bline',
+      'Скайлайн',
+      'Sky€',
+    ]) {
+      expect(() => loadConfig({ PROVIDER_SHORT_NAME: name }), name).toThrow(
+        /PROVIDER_SHORT_NAME: Sender must be up to 11/,
+      );
+    }
   });
 });

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { parseDecimal } from '../shared/money.ts';
+import { isValidSender, SENDER_RULE_MESSAGE } from '../shared/sms.ts';
+
+/** A duration in milliseconds, as a whole number from `min` on. */
+const milliseconds = (fallback: number, min = 1) =>
+  z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(min, `must be at least ${min}`)
+    .default(fallback);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -13,7 +22,11 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   PRODUCT_NAME: z.string().min(1).default('Skyline Console'),
   PROVIDER_NAME: z.string().min(1).default('Skyline Telecom'),
-  PROVIDER_SHORT_NAME: z.string().min(1).max(11).default('Skyline'),
+  // The default SMS sender: the same rule as a sender sent through the API.
+  PROVIDER_SHORT_NAME: z
+    .string()
+    .refine(isValidSender, SENDER_RULE_MESSAGE)
+    .default('Skyline'),
   CURRENCY: z
     .string()
     .regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code')
@@ -26,6 +39,17 @@ const EnvSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
   WEB_DIR: z.string().default('dist/web'),
+  // Slow or idle clients must not hold connections (and file descriptors) for long.
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
+  HTTP_CONNECTION_TIMEOUT_MS: milliseconds(60_000, 0),
+  MAX_CONNECTIONS: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(10_000),
+  TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
 });
 
 export interface Config {
@@ -44,6 +68,21 @@ export interface Config {
   smsPrice: string;
   logLevel: string;
   webDir: string;
+  /** Limits of the HTTP server against slow and idle clients (see http-server-options.ts). */
+  http: {
+    /** Time allowed for a request's headers to arrive, from the connection or the previous request. */
+    headersTimeoutMs: number;
+    /** Time allowed for a whole request (headers and body) to arrive. */
+    requestTimeoutMs: number;
+    /** How long an idle keep-alive connection is kept after a response. */
+    keepAliveTimeoutMs: number;
+    /** A socket with no activity for this long is closed; 0 turns it off. */
+    connectionTimeoutMs: number;
+    /** Most connections open at once; further ones are dropped. */
+    maxConnections: number;
+  };
+  /** Behind a reverse proxy: take the client's address from X-Forwarded-For. */
+  trustProxy: boolean;
 }
 
 /** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
@@ -59,6 +98,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // Node refuses a header timeout longer than the request's, which includes the headers.
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new Error(
+      'Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    );
+  }
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
     throw new Error(
       'Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
@@ -82,5 +127,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smsPrice: parseDecimal(e.SMS_PRICE) ?? '0.05',
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionTimeoutMs: e.HTTP_CONNECTION_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+    },
+    trustProxy: e.TRUST_PROXY,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countSms } from './sms.ts';
+import { countSms, isValidSender } from './sms.ts';
 
 describe('countSms: GSM-7', () => {
   it('counts an empty body as no segment', () => {
@@ -114,5 +114,47 @@ describe('countSms: UCS-2', () => {
     const body = 'ж'.repeat(66) + '😀' + 'ж'.repeat(66);
     expect(countSms(body)).toMatchObject({ units: 134, segments: 3 });
     expect(countSms('ж'.repeat(65) + '😀' + 'ж'.repeat(67)).segments).toBe(2);
+  });
+});
+
+describe('isValidSender', () => {
+  it('accepts up to 11 GSM characters, or a number of up to 15 digits', () => {
+    for (const sender of [
+      'Skyline',
+      'ABCDEFGHIJK',
+      'Café Ø-1.',
+      '@£$¥',
+      '1',
+      '447700900123',
+      '+447700900123',
+      '123456789012345',
+      '+123456789012345',
+    ]) {
+      expect(isValidSender(sender), sender).toBe(true);
+    }
+  });
+
+  it('refuses what a handset cannot show or that hides characters', () => {
+    for (const sender of [
+      '',
+      'ABCDEFGHIJKL',
+      '1234567890123456',
+      '+1234567890123456',
+      'Sky\u202Eline',
+      '\u2066Sky',
+      'Sky\u200Bline',
+      'Sky\u200Fline',
+      'Sky\u00ADline',
+      'Sky\nline',
+      'Sky\rline',
+      'Sky\u0000',
+      'Sky😀',
+      'Скайлайн',
+      'Sky€',
+      'Sky[1]',
+      'Sky\uD800',
+    ]) {
+      expect(isValidSender(sender), JSON.stringify(sender)).toBe(false);
+    }
   });
 });

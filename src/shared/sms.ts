@@ -88,3 +88,33 @@ export function countSms(body: string): SmsCount {
     nonGsmCharacters: nonGsm,
   };
 }
+
+/** Longest alphanumeric sender (GSM 03.40: 11 characters of the 7-bit alphabet). */
+export const SENDER_MAX_CHARACTERS = 11;
+/** Longest numeric sender: an international phone number (E.164). */
+export const SENDER_MAX_DIGITS = 15;
+export const SENDER_RULE_MESSAGE =
+  `Sender must be up to ${SENDER_MAX_CHARACTERS} letters, digits, spaces or GSM punctuation, ` +
+  `or a number of up to ${SENDER_MAX_DIGITS} digits`;
+
+/** The GSM basic characters a handset shows in a sender: all but the line breaks. */
+const SENDER_CHARACTERS = new Set(
+  Array.from(GSM7_BASIC).filter((c) => c !== '\n' && c !== '\r'),
+);
+const NUMERIC_SENDER = new RegExp(`^\\+?\\d{1,${SENDER_MAX_DIGITS}}$`);
+
+/**
+ * True when a handset can show `sender` as the sender of an SMS: a number (an optional '+' and
+ * up to 15 digits) or up to 11 characters of the GSM 03.38 basic alphabet. Nothing else can be
+ * encoded in the originator address, and it keeps out invisible and text-direction characters
+ * that would let a sender pass for another.
+ */
+export function isValidSender(sender: string): boolean {
+  if (NUMERIC_SENDER.test(sender)) return true;
+  const chars = Array.from(sender);
+  return (
+    chars.length >= 1 &&
+    chars.length <= SENDER_MAX_CHARACTERS &&
+    chars.every((c) => SENDER_CHARACTERS.has(c))
+  );
+}

@@ -162,3 +162,109 @@ export async function stopServer(
   }
   return server.exited;
 }
+
+export interface GroupServer {
+  url: string;
+  /** The server's pid, which is also its process group id. */
+  pid: number;
+  output(): string;
+  /** SIGKILL of the whole process group, as `kill -9 -PGID` by an operator. */
+  killGroup(): void;
+  /** Ends the parent that never reaps: the zombie, if any, goes to init and is reaped. */
+  dispose(): void;
+}
+
+/**
+ * Starts the server as the leader of its own process group (as `npm start` in a terminal) whose
+ * parent never reaps it: after a SIGKILL it stays a zombie, as under an init that reaps late or a
+ * killed supervisor. `setsid` in a background job of a non-interactive shell does not fork, so the
+ * pid printed is the server's; the shell then becomes `sleep`, which never waits for children.
+ */
+export async function spawnServerInOwnGroup(
+  env: Record<string, string> = {},
+  timeoutMs = 45_000,
+): Promise<GroupServer> {
+  const port = env.PORT ?? String(await freePort());
+  const base: Record<string, string> = {};
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
+    const value = process.env[key];
+    if (value !== undefined) base[key] = value;
+  }
+  const parent = spawn(
+    'sh',
+    [
+      '-c',
+      'setsid "$0" "$1" & echo "pid=$!"; exec sleep 600',
+      process.execPath,
+      MAIN,
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...base,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        WEB_DIR: '.tmp/no-console',
+        ...env,
+        PORT: port,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  parent.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  parent.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  let pid: number | undefined;
+  while (Date.now() < deadline) {
+    pid ??= Number(/pid=(\d+)/.exec(output)?.[1]) || undefined;
+    if (pid !== undefined && processState(pid) === 'Z') break;
+    try {
+      const health = await fetch(`${url}/api/health`);
+      if (health.status === 200 && pid !== undefined) {
+        const server = pid;
+        return {
+          url,
+          pid: server,
+          output: () => output,
+          killGroup: () => process.kill(-server, 'SIGKILL'),
+          dispose: () => {
+            try {
+              process.kill(-server, 'SIGKILL');
+            } catch {
+              // Already gone.
+            }
+            parent.kill('SIGKILL');
+          },
+        };
+      }
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (pid !== undefined) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  parent.kill('SIGKILL');
+  throw new Error(`server not ready:\n${output}`);
+}
+
+/** The state letter of /proc/PID/stat (R, S, D, Z…), or undefined once the pid is gone. */
+export function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}

@@ -4,6 +4,8 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,13 +14,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   identify,
   isLive,
+  kernelLockName,
   LOCK_FILE,
   lockDataDir,
   parseHolder,
 } from './data-dir-lock.ts';
 
 const children: ChildProcess[] = [];
+/** Lock holders started behind `sleep`: not our children, so killed by pid. */
+const holderPids: number[] = [];
 afterEach(() => {
+  for (const pid of holderPids.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
@@ -41,10 +53,65 @@ async function deadPid(): Promise<number> {
   return child.pid ?? 999_999;
 }
 
+const LOCK_MODULE = new URL('./data-dir-lock.ts', import.meta.url).pathname;
+const HOLD_LOCK = `const { lockDataDir } = await import(${JSON.stringify(LOCK_MODULE)});
+await lockDataDir(process.argv[1]);
+console.log('locked');
+setInterval(() => {}, 1e6);`;
+
+/**
+ * Another process holding the lock on `dir`, whose parent (`sleep`) never reaps it: once killed
+ * it stays a zombie, still answering kill(pid, 0), as a server killed under a slow init.
+ */
+async function lockHolderThatBecomesZombie(dir: string) {
+  const parent = spawn(
+    'sh',
+    [
+      '-c',
+      '"$0" --input-type=module -e "$1" "$2" & echo "pid=$!"; exec sleep 60',
+      process.execPath,
+      HOLD_LOCK,
+      dir,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(parent);
+  let output = '';
+  parent.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const deadline = Date.now() + 10_000;
+  while (!output.includes('locked')) {
+    if (Date.now() > deadline) throw new Error(`no lock: ${output}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const pid = Number(/pid=(\d+)/.exec(output)?.[1]);
+  holderPids.push(pid);
+  return {
+    pid,
+    async killToZombie() {
+      process.kill(pid, 'SIGKILL');
+      while (stateOf(pid) !== 'Z') {
+        if (Date.now() > deadline + 5_000) throw new Error('no zombie');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
+
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
 describe('lockDataDir', () => {
-  it('creates the directory and a lock naming this process; release removes it', () => {
+  it('creates the directory and a lock naming this process; release removes it', async () => {
     const dir = join(tempDir(), 'nested', 'data');
-    const release = lockDataDir(dir);
+    const release = await lockDataDir(dir);
     const lock = join(dir, LOCK_FILE);
     const holder = parseHolder(readFileSync(lock, 'utf8'));
     expect(holder?.pid).toBe(process.pid);
@@ -54,11 +121,11 @@ describe('lockDataDir', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('refuses while another live process holds the lock, naming its pid', () => {
+  it('refuses while another live process holds the lock, naming its pid', async () => {
     const dir = tempDir();
     const other = otherProcess();
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify(identify(other.pid)));
-    expect(() => lockDataDir(dir)).toThrow(
+    await expect(lockDataDir(dir)).rejects.toThrow(
       new RegExp(`in use by another server \\(pid ${other.pid}\\)`),
     );
     expect(parseHolder(readFileSync(join(dir, LOCK_FILE), 'utf8'))?.pid).toBe(
@@ -66,11 +133,11 @@ describe('lockDataDir', () => {
     );
   });
 
-  it('also refuses for a lock holding only a live pid (older format)', () => {
+  it('also refuses for a lock holding only a live pid (older format)', async () => {
     const dir = tempDir();
     const other = otherProcess();
     writeFileSync(join(dir, LOCK_FILE), String(other.pid));
-    expect(() => lockDataDir(dir)).toThrow(/in use by another server/);
+    await expect(lockDataDir(dir)).rejects.toThrow(/in use by another server/);
   });
 
   it('takes over a lock left by a dead process', async () => {
@@ -79,33 +146,33 @@ describe('lockDataDir', () => {
       join(dir, LOCK_FILE),
       JSON.stringify({ pid: await deadPid() }),
     );
-    const release = lockDataDir(dir);
+    const release = await lockDataDir(dir);
     expect(parseHolder(readFileSync(join(dir, LOCK_FILE), 'utf8'))?.pid).toBe(
       process.pid,
     );
     release();
   });
 
-  it('takes over a lock whose pid now belongs to another process (pid reuse)', () => {
+  it('takes over a lock whose pid now belongs to another process (pid reuse)', async () => {
     const dir = tempDir();
     const other = otherProcess();
     const reused = { ...identify(other.pid), start: '1' };
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify(reused));
     expect(isLive(reused)).toBe(process.platform !== 'linux');
-    if (process.platform === 'linux') lockDataDir(dir)();
+    if (process.platform === 'linux') (await lockDataDir(dir))();
   });
 
-  it('takes over an empty or torn lock file', () => {
+  it('takes over an empty or torn lock file', async () => {
     for (const content of ['', '{"pid":', 'garbage']) {
       const dir = tempDir();
       writeFileSync(join(dir, LOCK_FILE), content);
-      lockDataDir(dir)();
+      (await lockDataDir(dir))();
     }
   });
 
-  it('does not remove a lock another server took over after ours', () => {
+  it('does not remove a lock another server took over after ours', async () => {
     const dir = tempDir();
-    const release = lockDataDir(dir);
+    const release = await lockDataDir(dir);
     const other = otherProcess();
     const theirs = JSON.stringify(identify(other.pid));
     writeFileSync(join(dir, LOCK_FILE), theirs);
@@ -113,12 +180,67 @@ describe('lockDataDir', () => {
     expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(theirs);
   });
 
-  it('refuses a second lock by this same process', () => {
+  it('refuses a second lock by this same process', async () => {
     const dir = tempDir();
-    const release = lockDataDir(dir);
+    const release = await lockDataDir(dir);
     if (process.platform === 'linux') {
-      expect(() => lockDataDir(dir)).toThrow(/in use by another server/);
+      await expect(lockDataDir(dir)).rejects.toThrow(
+        /in use by another server/,
+      );
     }
     release();
+  });
+
+  describe.skipIf(process.platform !== 'linux')('kernel lock', () => {
+    it('takes over at once from a killed holder that is still a zombie', async () => {
+      const dir = tempDir();
+      const holder = await lockHolderThatBecomesZombie(dir);
+      await expect(lockDataDir(dir)).rejects.toThrow(
+        `in use by another server (pid ${holder.pid})`,
+      );
+      await holder.killToZombie();
+      // The zombie's lock file is still there and kill(pid, 0) still succeeds.
+      expect(parseHolder(readFileSync(join(dir, LOCK_FILE), 'utf8'))?.pid).toBe(
+        holder.pid,
+      );
+      expect(() => process.kill(holder.pid, 0)).not.toThrow();
+      const release = await lockDataDir(dir);
+      expect(parseHolder(readFileSync(join(dir, LOCK_FILE), 'utf8'))?.pid).toBe(
+        process.pid,
+      );
+      release();
+    });
+
+    it('treats a zombie named by a lock file as dead', async () => {
+      const dir = tempDir();
+      const holder = await lockHolderThatBecomesZombie(tempDir());
+      await holder.killToZombie();
+      expect(isLive(identify(holder.pid))).toBe(false);
+      writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: holder.pid }));
+      (await lockDataDir(dir))();
+    });
+
+    it('refuses while a live process holds the socket, even if its lock file is gone', async () => {
+      const dir = tempDir();
+      await lockHolderThatBecomesZombie(dir);
+      rmSync(join(dir, LOCK_FILE));
+      await expect(lockDataDir(dir)).rejects.toThrow(
+        'in use by another server (pid unknown)',
+      );
+    });
+
+    it('names the directory, not the path: a symlink to it gets the same lock', () => {
+      const dir = tempDir();
+      const link = join(tempDir(), 'link');
+      symlinkSync(dir, link);
+      expect(kernelLockName(link)).toBe(kernelLockName(dir));
+      expect(kernelLockName(tempDir())).not.toBe(kernelLockName(dir));
+    });
+
+    it('release frees the socket for the next server', async () => {
+      const dir = tempDir();
+      (await lockDataDir(dir))();
+      (await lockDataDir(dir))();
+    });
   });
 });

@@ -1,12 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   linkSync,
   mkdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 
 export const LOCK_FILE = 'server.lock';
@@ -20,13 +22,96 @@ export interface LockHolder {
 
 /**
  * PGlite is single-process: a second process on the same directory would silently lose its
- * writes. The server therefore owns DATA_DIR through a lock file naming its process, and
- * refuses to start while that process lives. A lock left by a killed process is taken over.
- * Returns the release function.
+ * writes. The server therefore owns DATA_DIR and refuses to start while another server holds it.
+ *
+ * On Linux the ownership is a kernel lock: a listening abstract unix socket named after the
+ * directory. Binding it is exclusive, and the kernel releases it when the process's files are
+ * closed on exit, before the dead process lingers as a zombie waiting to be reaped, so a restart
+ * right after `kill -9` is never refused. The lock file names the holder for the message, and
+ * stays the only guard elsewhere (a killed holder's file is taken over). Returns the release
+ * function.
  */
-export function lockDataDir(dataDir: string): () => void {
+export async function lockDataDir(dataDir: string): Promise<() => void> {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = join(dataDir, LOCK_FILE);
+  const kernelLock =
+    process.platform === 'linux'
+      ? await holdKernelLock(dataDir, lockPath)
+      : undefined;
+  try {
+    const releaseFile = await lockFile(dataDir, lockPath);
+    return () => {
+      releaseFile();
+      kernelLock?.close();
+    };
+  } catch (error) {
+    kernelLock?.close();
+    throw error;
+  }
+}
+
+function inUse(dataDir: string, pid: number | string): Error {
+  return new Error(
+    `DATA_DIR ${dataDir} is in use by another server (pid ${pid}). ` +
+      'The embedded database is single-process: stop that server or choose another DATA_DIR.',
+  );
+}
+
+/** The abstract socket name of a directory: the same for every path that leads to it. */
+export function kernelLockName(dataDir: string): string {
+  const digest = createHash('sha256')
+    .update(realpathSync(dataDir))
+    .digest('hex');
+  return `\0messaging-console-data-dir-${digest}`;
+}
+
+/** How long a start waits for a holder that is exiting, or that has not written its file yet. */
+const HOLDER_GRACE_MS = 2_000;
+
+async function holdKernelLock(
+  dataDir: string,
+  lockPath: string,
+): Promise<Server> {
+  const name = kernelLockName(dataDir);
+  const deadline = Date.now() + HOLDER_GRACE_MS;
+  for (;;) {
+    try {
+      return await listenExclusive(name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+    const text = readText(lockPath);
+    const holder = text === undefined ? undefined : parseHolder(text);
+    // A live holder is refused at once; one being torn down by the kernel, or one that has
+    // just bound the socket and not yet written its file, gets a moment.
+    if ((holder && isLive(holder)) || Date.now() >= deadline) {
+      throw inUse(dataDir, holder?.pid ?? 'unknown');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function listenExclusive(name: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once('error', reject);
+    server.listen({ path: name, exclusive: true }, () => {
+      server.off('error', reject);
+      // The lock must not keep the process alive on its own.
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+/**
+ * The lock file naming this process. A lock naming a live process refuses the start; one left
+ * by a dead process (or a zombie) is taken over.
+ */
+async function lockFile(
+  dataDir: string,
+  lockPath: string,
+): Promise<() => void> {
   const mine = JSON.stringify(identify(process.pid));
   const release = () => {
     // Only ever remove our own lock, never one a later server took over.
@@ -37,12 +122,7 @@ export function lockDataDir(dataDir: string): () => void {
     const text = readText(lockPath);
     if (text === undefined) continue; // released meanwhile: try again
     const holder = parseHolder(text);
-    if (holder && isLive(holder)) {
-      throw new Error(
-        `DATA_DIR ${dataDir} is in use by another server (pid ${holder.pid}). ` +
-          'The embedded database is single-process: stop that server or choose another DATA_DIR.',
-      );
-    }
+    if (holder && isLive(holder)) throw inUse(dataDir, holder.pid);
     removeIfUnchanged(lockPath, text);
   }
   throw new Error(
@@ -143,7 +223,11 @@ export function isLive(holder: LockHolder): boolean {
   }
   const boot = bootId();
   if (holder.boot && boot && holder.boot !== boot) return false;
-  const start = startTimeOf(holder.pid);
+  const stat = procStat(holder.pid);
+  // A killed process is a zombie (Z, or X while being reaped) until its parent reaps it, and
+  // flagged exiting from the kill on: the kernel lock it held is already released.
+  if (stat && (/^[ZXx]$/.test(stat.state) || stat.exiting)) return false;
+  const start = stat?.start;
   if (holder.start && start && holder.start !== start) return false;
   // Our own pid without a start time to compare: a previous run in a recycled container.
   if (holder.pid === process.pid && !holder.start) return false;
@@ -160,11 +244,25 @@ function bootId(): string | undefined {
 
 /** Start time of a process in clock ticks since boot (field 22 of /proc/PID/stat). */
 function startTimeOf(pid: number): string | undefined {
+  return procStat(pid)?.start;
+}
+
+/** The kernel's PF_EXITING flag (field 9): set as soon as the process starts dying. */
+const PF_EXITING = 0x4;
+
+/** State (field 3), exiting flag and start time of a process from /proc/PID/stat. */
+function procStat(
+  pid: number,
+): { state: string; exiting: boolean; start: string | undefined } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces; fields after it are plain.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19];
+    return {
+      state: fields[0] ?? '',
+      exiting: (Number(fields[6]) & PF_EXITING) !== 0,
+      start: fields[19],
+    };
   } catch {
     return undefined;
   }

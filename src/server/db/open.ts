@@ -12,7 +12,7 @@ export async function openDatabase(config: Config): Promise<Db> {
   } else if (config.dataDir.startsWith('memory://')) {
     db = await openPglite(config.dataDir);
   } else {
-    const unlock = lockDataDir(config.dataDir);
+    const unlock = await lockDataDir(config.dataDir);
     try {
       const opened = await openPglite(join(config.dataDir, 'pgdata'));
       db = {

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { IdSchema, ListMetaSchema, TimestampSchema } from './common.ts';
+import {
+  IdSchema,
+  ListMetaSchema,
+  nameText,
+  TimestampSchema,
+} from './common.ts';
 
-export const ClientNameSchema = z
-  .string()
+export const ClientNameSchema = nameText('Name')
   .trim()
   .min(1, 'Name is required')
   .max(100, 'Name is too long');

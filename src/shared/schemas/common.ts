@@ -1,5 +1,30 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../limits.ts';
+import { isPlainName } from '../text.ts';
+
+/**
+ * Any text a caller sends: a string that is well-formed Unicode. Lone UTF-16 surrogates (JSON
+ * allows them as `\ud800` escapes) cannot be stored faithfully: the embedded database
+ * miscounted their bytes and kept text cut short, while the full text was charged. `label`
+ * names the field in the message, as users know it ("First name").
+ */
+export function text(label: string) {
+  return z.string().refine((value) => value.isWellFormed(), {
+    message: `${label} must be valid Unicode text`,
+    abort: true,
+  });
+}
+
+/**
+ * Text shown to others as a name (people, organizations, clients): also free of control
+ * characters and of the marks that reorder or hide text when displayed (spoofed names).
+ */
+export function nameText(label: string) {
+  return text(label).refine(isPlainName, {
+    message: `${label} must not contain control or text-direction characters`,
+    abort: true,
+  });
+}
 
 export const IdSchema = z.uuid({ message: 'Invalid id' });
 export const IdParamsSchema = z.object({ id: IdSchema });

@@ -1,32 +1,32 @@
 import { z } from 'zod';
 import { MAX_SMS_SEGMENTS } from '../limits.ts';
 import { cleanRecipient, isValidRecipient } from '../recipient.ts';
-import { countSms } from '../sms.ts';
-import { AmountSchema, IdSchema, TimestampSchema } from './common.ts';
+import { countSms, isValidSender, SENDER_RULE_MESSAGE } from '../sms.ts';
+import { AmountSchema, IdSchema, text, TimestampSchema } from './common.ts';
 
 export const SendSmsSchema = z.object({
-  sender: z
-    .string()
+  sender: text('Sender')
     .trim()
     .min(1, 'Sender cannot be empty')
-    .max(11, 'Sender must be at most 11 characters'),
-  recipient: z
-    .string()
+    // Empty is the spec's own message above, not this one.
+    .refine(
+      (sender) => sender === '' || isValidSender(sender),
+      SENDER_RULE_MESSAGE,
+    ),
+  recipient: text('Recipient')
     .min(1, 'Recipient cannot be empty')
     .transform(cleanRecipient)
     .refine(
       isValidRecipient,
       'Recipient must be a phone number of 6 to 15 digits',
     ),
-  body: z
-    .string()
+  body: text('Body')
     .min(1, 'Body cannot be empty')
     .refine(
       (body) => countSms(body).segments <= MAX_SMS_SEGMENTS,
       `Body is too long: at most ${MAX_SMS_SEGMENTS} segments`,
     ),
-  reference: z
-    .string()
+  reference: text('Reference')
     .max(100, 'Reference is too long')
     .optional()
     .default(''),

@@ -10,6 +10,10 @@ export type UserRole = z.infer<typeof UserRoleSchema>;
 export const RoleInputSchema = z.object({
   role: z
     .string({ message: 'Invalid role' })
+    .refine((role) => role.isWellFormed(), {
+      message: 'Role must be valid Unicode text',
+      abort: true,
+    })
     .trim()
     .refine(isKnownRole, 'Invalid role'),
 });

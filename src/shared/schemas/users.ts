@@ -1,17 +1,25 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../limits.ts';
-import { IdSchema, ListMetaSchema, TimestampSchema } from './common.ts';
+import {
+  IdSchema,
+  ListMetaSchema,
+  nameText,
+  text,
+  TimestampSchema,
+} from './common.ts';
 
+// The e-mail pattern admits ASCII only, so it already refuses malformed text.
 export const EmailSchema = z
   .email({ message: 'Invalid email' })
   .max(254, 'Email is too long');
 
-export const PasswordSchema = z
-  .string()
+export const PasswordSchema = text('Password')
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
 
-const NameSchema = z.string().trim().max(100, 'Name is too long');
+/** A person's or organization's name, as shown across the console. */
+const nameSchema = (label: string) =>
+  nameText(label).trim().max(100, 'Name is too long');
 
 export const UserSchema = z
   .object({
@@ -35,23 +43,22 @@ export type MyUser = z.infer<typeof MyUserSchema>;
 export const RegisterSchema = z.object({
   email: EmailSchema,
   password: PasswordSchema,
-  firstName: NameSchema.min(1, 'First name is required'),
-  lastName: NameSchema.min(1, 'Last name is required'),
-  organization: NameSchema.optional().default(''),
+  firstName: nameSchema('First name').min(1, 'First name is required'),
+  lastName: nameSchema('Last name').min(1, 'Last name is required'),
+  organization: nameSchema('Organization').optional().default(''),
 });
 export type RegisterInput = z.input<typeof RegisterSchema>;
 
 export const UpdateUserSchema = z.object({
-  firstName: NameSchema,
-  lastName: NameSchema,
-  organization: NameSchema.optional().default(''),
+  firstName: nameSchema('First name'),
+  lastName: nameSchema('Last name'),
+  organization: nameSchema('Organization').optional().default(''),
   email: EmailSchema,
 });
 export type UpdateUserInput = z.input<typeof UpdateUserSchema>;
 
 export const ChangePasswordSchema = z.object({
-  currentPassword: z
-    .string()
+  currentPassword: text('Current password')
     .min(1, 'Current password is required')
     .max(PASSWORD_MAX),
   newPassword: PasswordSchema,

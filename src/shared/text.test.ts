@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { nameText, text } from './schemas/common.ts';
+import { isPlainName } from './text.ts';
+
+describe('isPlainName', () => {
+  it('accepts names in any script, with accents, emoji and joiners', () => {
+    for (const name of [
+      'Ada',
+      'José-María',
+      'عائشة',
+      '李小龙',
+      'Zoë 👩🏽‍💻',
+      "O'Brien",
+    ]) {
+      expect(isPlainName(name), name).toBe(true);
+    }
+  });
+
+  it('refuses control characters and text-direction marks', () => {
+    for (const name of [
+      'a\u0000',
+      'a\t',
+      'a\n',
+      'a\u007F',
+      'a\u0085',
+      'a\u061C',
+      'a\u200E',
+      'a\u200F',
+      'a\u202A',
+      'a\u202B',
+      'a\u202C',
+      'a\u202D',
+      'a\u202E',
+      'a\u2066',
+      'a\u2067',
+      'a\u2068',
+      'a\u2069',
+    ]) {
+      expect(isPlainName(name), JSON.stringify(name)).toBe(false);
+    }
+  });
+});
+
+describe('text and nameText', () => {
+  it('refuse text that is not well-formed Unicode, naming the field once', () => {
+    for (const value of [
+      '\uD800\uD800',
+      'a\uDC00',
+      '\uDE00\uD83D',
+      'a\uD83D',
+    ]) {
+      const result = text('Body')
+        .min(1, 'Body cannot be empty')
+        .safeParse(value);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues.map((i) => i.message)).toEqual([
+        'Body must be valid Unicode text',
+      ]);
+    }
+    expect(text('Body').parse('😀 ok')).toBe('😀 ok');
+  });
+
+  it('nameText also refuses disguising characters', () => {
+    const schema = nameText('Name').trim().min(1, 'Name is required');
+    expect(schema.safeParse('Shop\u202E').error?.issues[0]?.message).toBe(
+      'Name must not contain control or text-direction characters',
+    );
+    expect(schema.safeParse('\uD800').error?.issues[0]?.message).toBe(
+      'Name must be valid Unicode text',
+    );
+    expect(schema.parse('  Shop  ')).toBe('Shop');
+  });
+});
