@@ -17,6 +17,7 @@ import {
   createVonageConnector,
   parseVonageReceipt,
   verifyVonageSignature,
+  vonageFields,
   VONAGE_SIGNATURE_METHODS,
   type VonageConnectorOptions,
 } from './connector.ts';
@@ -382,6 +383,21 @@ describe('parseVonageReceipt', () => {
     ).toHaveProperty('ignore');
     expect(parseVonageReceipt({ status: 'delivered' })).toEqual({
       ignore: 'receipt without messageId',
+    });
+  });
+
+  it('reads the fields of a GET query, a POST form or a POST JSON body alike', () => {
+    expect(
+      vonageFields(
+        { messageId: 'A1', status: 'delivered' },
+        { 'err-code': 0, price: '0.03', nested: { x: 1 }, list: ['a'] },
+        undefined,
+      ),
+    ).toEqual({
+      messageId: 'A1',
+      status: 'delivered',
+      'err-code': '0',
+      price: '0.03',
     });
   });
 

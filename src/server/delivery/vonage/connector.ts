@@ -303,6 +303,29 @@ const RECEIPT_STATES: ReadonlyMap<string, FinalState | null> = new Map([
 ]);
 
 /**
+ * The receipt's fields as one string map, for the webhook route: Vonage sends them as a GET
+ * query string, a POST form or a POST JSON body (as configured in its dashboard); pass the
+ * parsed query and body. Numbers and booleans become strings (the signature is over the text
+ * as sent); nested values are dropped.
+ */
+export function vonageFields(...sources: unknown[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const source of sources) {
+    if (typeof source !== 'object' || source === null) continue;
+    for (const [name, value] of Object.entries(source)) {
+      if (
+        typeof value === 'string' ||
+        typeof value === 'number' ||
+        typeof value === 'boolean'
+      ) {
+        fields[name] = String(value);
+      }
+    }
+  }
+  return fields;
+}
+
+/**
  * A Vonage delivery receipt (query string of a GET or the form/JSON body of a POST) → our
  * receipt, or why it changes nothing. Pure: a duplicate or late receipt gives the same result
  * (keeping final states final is the queue's job).
