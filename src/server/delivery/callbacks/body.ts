@@ -1,0 +1,46 @@
+/** The status callback's JSON body (CONTRACT.md, "Status callbacks"). */
+import type { DeliveryMethod } from '../types.ts';
+
+export type CallbackState =
+  | 'ACCEPTED'
+  | 'SUBMITTED'
+  | 'DELIVERED'
+  | 'UNDELIVERED'
+  | 'EXPIRED'
+  | 'REJECTED'
+  | 'FAILED';
+
+export interface CallbackMessage {
+  messageId: string;
+  clientId: string;
+  reference: string | null;
+  state: CallbackState;
+  deliveryMethod: DeliveryMethod | null;
+  error: string | null;
+  /** When the message entered this state. */
+  dateUpdated: Date | string;
+}
+
+/**
+ * The raw body to sign and send: the contract's fields in a fixed order, dateUpdated as ISO
+ * 8601 UTC. Built once per state change and stored, so every retry sends (and signs) the same
+ * bytes.
+ */
+export function callbackBody(message: CallbackMessage): string {
+  const date =
+    message.dateUpdated instanceof Date
+      ? message.dateUpdated
+      : new Date(message.dateUpdated);
+  if (Number.isNaN(date.getTime())) {
+    throw new Error(`invalid dateUpdated: ${String(message.dateUpdated)}`);
+  }
+  return JSON.stringify({
+    messageId: message.messageId,
+    clientId: message.clientId,
+    reference: message.reference ?? null,
+    state: message.state,
+    deliveryMethod: message.deliveryMethod ?? null,
+    error: message.error ?? null,
+    dateUpdated: date.toISOString(),
+  });
+}
