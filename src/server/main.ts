@@ -22,7 +22,7 @@ try {
   process.exit(1);
 }
 
-// A keep-alive socket would hold close() open until its timeout (72 s) after its last
+// A keep-alive socket would hold close() open until its timeout (HTTP_KEEP_ALIVE_TIMEOUT_MS) after its last
 // response: responses in flight when closing starts say `Connection: close`, idle ones are ended.
 const inFlight = new Set<ServerResponse>();
 app.server.on('request', (_request, response: ServerResponse) => {
