@@ -42,3 +42,21 @@ export const AuditPageSchema = ListMetaSchema.extend({
   events: z.array(AuditEventSchema),
 }).meta({ id: 'AuditPage' });
 export type AuditPage = z.infer<typeof AuditPageSchema>;
+
+/** The console's audit-log filters as typed: blanks mean "any". Days are UTC. */
+export const AuditFilterSchema = z
+  .object({
+    action: z.union([z.literal(''), AuditActionSchema]),
+    actorUserId: z.union([
+      z.literal(''),
+      z.uuid({ message: 'Enter a whole user ID' }),
+    ]),
+    targetId: z.string().trim().max(100, 'The target ID is too long'),
+    since: z.union([z.literal(''), z.iso.date('Enter a date')]),
+    until: z.union([z.literal(''), z.iso.date('Enter a date')]),
+  })
+  .refine((f) => !f.since || !f.until || f.since <= f.until, {
+    message: 'Until must not be before Since',
+    path: ['until'],
+  });
+export type AuditFilter = z.infer<typeof AuditFilterSchema>;
