@@ -53,6 +53,7 @@ export function UsageChart({
   );
   const first = days[0]?.date;
   const last = days.at(-1)?.date;
+  if (!first || !last) return <p className="muted">No days in this period.</p>;
   const summary = `${totals.messages} ${totals.messages === 1 ? 'message' : 'messages'}, ${totals.segments} ${totals.segments === 1 ? 'segment' : 'segments'}, ${formatMoney(currency, totals.tenThousandths / 10_000)} from ${first} to ${last}.`;
 
   return (

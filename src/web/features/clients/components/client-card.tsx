@@ -3,6 +3,7 @@ import type { Client } from '../../../../shared/schemas/clients';
 import { paths } from '../../../config/paths';
 import { cx } from '../../../lib/cx';
 import { formatDate } from '../../../lib/format';
+import { secretLastUsedText } from './secret-last-used';
 
 function ClientDetails({ client }: { client: Client }) {
   return (
@@ -11,6 +12,8 @@ function ClientDetails({ client }: { client: Client }) {
       <dd className="mono">{client.id}</dd>
       <dt>Created</dt>
       <dd>{formatDate(client.dateCreated)}</dd>
+      <dt>Secret last used</dt>
+      <dd>{secretLastUsedText(client)}</dd>
     </dl>
   );
 }
