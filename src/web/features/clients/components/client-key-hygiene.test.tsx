@@ -4,13 +4,19 @@ import { serveTable } from '../../../testing/msw-table';
 import { renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { makeClient } from '../../../testing/test-data';
+import type {
+  Client,
+  ClientKeyUsage,
+} from '../../../../shared/schemas/clients';
 import { formatDateTime } from '../../../lib/format';
 
 const client = makeClient({ name: 'Web shop' });
 const QUESTION =
   'Are you sure you want to reset the secret? The existing secret will no longer be usable';
 
-function routes(shown = { ...client, secretLastUsedAt: null }) {
+function routes(
+  shown: Client & ClientKeyUsage = { ...client, secretLastUsedAt: null },
+) {
   return {
     ...shellRoutes({ clients: [client] }),
     [`GET /api/clients/${client.id}`]: { body: shown },
@@ -116,9 +122,11 @@ describe('secret last used', () => {
 
   it('the client cards of My Clients show it too', async () => {
     const usedAt = '2026-11-23T08:15:00.000Z';
-    serveTable({
-      ...shellRoutes({ clients: [{ ...client, secretLastUsedAt: usedAt }] }),
-    });
+    const used: Client & ClientKeyUsage = {
+      ...client,
+      secretLastUsedAt: usedAt,
+    };
+    serveTable(shellRoutes({ clients: [used] }));
     renderApp('/clients', { loggedIn: true });
     const list = await screen.findByRole('list', { name: 'Clients' });
     expect(
