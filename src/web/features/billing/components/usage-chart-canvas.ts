@@ -39,7 +39,11 @@ export function drawUsageChart(
       height: 240,
       // Days are UTC: the axis must not shift them into the browser's time zone.
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      scales: { x: { time: true }, amount: { auto: true } },
+      scales: {
+        // Half a day either side, so the first and last bars are drawn whole.
+        x: { time: true, range: (_, min, max) => [min - 43_200, max + 43_200] },
+        amount: { auto: true },
+      },
       series: [
         {},
         {
