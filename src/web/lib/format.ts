@@ -17,3 +17,8 @@ export function formatDateTime(iso: string): string {
     minute: '2-digit',
   });
 }
+
+/** When a client's secret last authenticated a call (CONTRACT.md), or 'Never'. */
+export function formatLastUsed(iso: string | null | undefined): string {
+  return iso ? formatDateTime(iso) : 'Never';
+}

@@ -1,11 +1,18 @@
 import { Link } from 'react-router';
-import type { Client } from '../../../../shared/schemas/clients';
+import type {
+  Client,
+  ClientKeyUsage,
+} from '../../../../shared/schemas/clients';
 import { paths } from '../../../config/paths';
 import { cx } from '../../../lib/cx';
-import { formatDate } from '../../../lib/format';
-import { secretLastUsedText } from './secret-last-used';
+import { formatDate, formatLastUsed } from '../../../lib/format';
 
-function ClientDetails({ client }: { client: Client }) {
+/** A client as its owner sees it; `secretLastUsedAt` arrives with the accountability API. */
+function ClientDetails({
+  client,
+}: {
+  client: Client & Partial<ClientKeyUsage>;
+}) {
   return (
     <dl className="details">
       <dt>Client ID</dt>
@@ -13,7 +20,7 @@ function ClientDetails({ client }: { client: Client }) {
       <dt>Created</dt>
       <dd>{formatDate(client.dateCreated)}</dd>
       <dt>Secret last used</dt>
-      <dd>{secretLastUsedText(client)}</dd>
+      <dd>{formatLastUsed(client.secretLastUsedAt)}</dd>
     </dl>
   );
 }

@@ -1,5 +1,8 @@
 import { useState } from 'react';
-import type { Client } from '../../../../shared/schemas/clients';
+import type {
+  Client,
+  ClientKeyUsage,
+} from '../../../../shared/schemas/clients';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -12,10 +15,13 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { useDeleteClient } from '../api/delete-client';
 import { useClient } from '../api/get-client';
 import { useResetSecret } from '../api/reset-secret';
-import { formatDate, formatDateTime } from '../../../lib/format';
+import {
+  formatDate,
+  formatDateTime,
+  formatLastUsed,
+} from '../../../lib/format';
 import { ClientNameForm } from './client-name-form';
 import { ClientSecret } from './client-secret';
-import { secretLastUsedText } from './secret-last-used';
 
 export const RESET_SECRET_QUESTION =
   'Are you sure you want to reset the secret? The existing secret will no longer be usable';
@@ -67,7 +73,11 @@ export function ClientDetail({
   );
 }
 
-function ClientNameCard({ client }: { client: Client }) {
+function ClientNameCard({
+  client,
+}: {
+  client: Client & Partial<ClientKeyUsage>;
+}) {
   const [editing, setEditing] = useState(false);
   if (editing) {
     return (
@@ -87,7 +97,7 @@ function ClientNameCard({ client }: { client: Client }) {
         ['Client ID', client.id, true],
         ['Created', formatDate(client.dateCreated)],
         ['Updated', formatDate(client.dateUpdated)],
-        ['Secret last used', secretLastUsedText(client)],
+        ['Secret last used', formatLastUsed(client.secretLastUsedAt)],
       ]}
       onEdit={() => setEditing(true)}
     />
