@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { isKnownRole, opensAdminArea, ROLES, rolesGranting } from './roles.ts';
 
 describe('the role catalogue (spec §6)', () => {
-  it('holds every family with its verbs, plus ROLE_SMS_CREATE, sorted', () => {
-    expect(ROLES).toHaveLength(7 + 6 + 7 + 7 + 6 + 6 + 6 + 6 + 1);
+  it('holds every family with its verbs, plus ROLE_SMS_CREATE and ROLE_AUDIT_LIST, sorted', () => {
+    expect(ROLES).toHaveLength(7 + 6 + 7 + 7 + 6 + 6 + 6 + 6 + 1 + 1);
     expect(ROLES).toContain('ROLE_USER_UPDATE_PASSWORD');
     expect(ROLES).toContain('ROLE_CLIENT_UPDATE_SECRET');
     expect(ROLES).toContain('ROLE_MESSAGE_UPDATE_STATE');
     expect(ROLES).toContain('ROLE_DELIVERY_ATTEMPT_DELETE');
     expect(ROLES).toContain('ROLE_SMS_CREATE');
+    expect(ROLES).toContain('ROLE_AUDIT_LIST');
     expect([...ROLES].sort()).toEqual(ROLES);
     expect(isKnownRole('ROLE_PRICING_VIEW')).toBe(true);
     expect(isKnownRole('ROLE_NOPE')).toBe(false);
@@ -35,6 +36,7 @@ describe('opensAdminArea', () => {
       'ROLE_USER_ADMIN',
       'ROLE_USERROLE_DELETE',
       'ROLE_ROUTE_VIEW',
+      'ROLE_AUDIT_LIST',
     ]) {
       expect(opensAdminArea(['ROLE_SMS_CREATE', role]), role).toBe(true);
     }

@@ -18,6 +18,7 @@ export type RoleVerb =
   'ADMIN' | 'LIST' | 'CREATE' | 'VIEW' | 'UPDATE' | 'DELETE';
 
 export const SMS_CREATE_ROLE = 'ROLE_SMS_CREATE';
+export const AUDIT_LIST_ROLE = 'ROLE_AUDIT_LIST';
 
 /** Every assignable role name, sorted alphabetically. */
 export const ROLES: readonly string[] = [
@@ -25,6 +26,7 @@ export const ROLES: readonly string[] = [
     verbs.map((verb) => `ROLE_${family}_${verb}`),
   ),
   SMS_CREATE_ROLE,
+  AUDIT_LIST_ROLE,
 ].sort();
 
 const ROLE_SET = new Set(ROLES);
@@ -40,7 +42,7 @@ export function rolesGranting(family: RoleFamily, verb: RoleVerb): string[] {
     : [`ROLE_${family}_ADMIN`, `ROLE_${family}_${verb}`];
 }
 
-/** The families whose roles open an admin screen (clients, users, their roles, route splits). */
+/** The families whose roles open an admin screen (clients, users, their roles, route splits); ROLE_AUDIT_LIST opens the audit log. */
 const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
   'CLIENT',
   'USER',
@@ -53,9 +55,11 @@ const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
  * offers the "Admin" entry. The server still decides every call on its own.
  */
 export function opensAdminArea(roles: readonly string[]): boolean {
-  return roles.some((role) =>
-    ADMIN_AREA_FAMILIES.some(
-      (family) => isKnownRole(role) && role.startsWith(`ROLE_${family}_`),
-    ),
+  return roles.some(
+    (role) =>
+      role === AUDIT_LIST_ROLE ||
+      ADMIN_AREA_FAMILIES.some(
+        (family) => isKnownRole(role) && role.startsWith(`ROLE_${family}_`),
+      ),
   );
 }

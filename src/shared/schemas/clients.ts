@@ -39,3 +39,23 @@ export const AdminCreateClientSchema = z.object({
   userId: IdSchema,
   name: ClientNameSchema,
 });
+
+/** When the client's secret last authenticated a call; null until it is used. */
+export const ClientKeyUsageSchema = z.object({
+  secretLastUsedAt: TimestampSchema.nullable(),
+});
+export type ClientKeyUsage = z.infer<typeof ClientKeyUsageSchema>;
+
+/** A week: the longest the replaced secret may keep working after a reset. */
+export const MAX_GRACE_SECONDS = 604_800;
+
+/** POST /api/clients/{id}/resetSecret: how long the old secret keeps working (default 0). */
+export const ResetSecretSchema = z.object({
+  graceSeconds: z
+    .number()
+    .int('graceSeconds must be an integer')
+    .min(0, 'graceSeconds must not be negative')
+    .max(MAX_GRACE_SECONDS, `graceSeconds must be at most ${MAX_GRACE_SECONDS}`)
+    .default(0),
+});
+export type ResetSecretInput = z.input<typeof ResetSecretSchema>;

@@ -157,7 +157,13 @@ export const routes: RouteObject[] = [
           (m) => m.AdminShellRoute,
         ),
         children: [
-          redirectTo(paths.adminClients),
+          {
+            index: true,
+            lazy: screen(
+              () => import('./routes/admin-index'),
+              (m) => m.AdminIndexRoute,
+            ),
+          },
           {
             path: paths.adminClients,
             lazy: screen(
@@ -184,6 +190,13 @@ export const routes: RouteObject[] = [
             lazy: screen(
               () => import('./routes/admin-user'),
               (m) => m.AdminUserRoute,
+            ),
+          },
+          {
+            path: paths.adminAudit,
+            lazy: screen(
+              () => import('./routes/admin-audit'),
+              (m) => m.AdminAuditRoute,
             ),
           },
           notFound,

@@ -1,8 +1,18 @@
+import { AUDIT_LIST_ROLE } from '../../shared/roles';
 import { paths } from './paths';
 
-/** A sidebar entry (spec §3): a link (url), a message (alert), a group, or a widget slot. */
+/**
+ * A sidebar entry (spec §3): a link (url), a message (alert), a group, or a widget slot. An item
+ * with `roles` is shown only to a user holding one of them.
+ */
 export type NavItem =
-  | { type: 'item'; name: string; url?: string; alert?: string }
+  | {
+      type: 'item';
+      name: string;
+      url?: string;
+      alert?: string;
+      roles?: readonly string[];
+    }
   | { type: 'expand'; name: string; url: string; children: NavItem[] }
   | { type: 'component'; name: string };
 
@@ -26,9 +36,28 @@ export const customerNav: NavItem[] = [
   { type: 'item', name: 'Insights', alert: NOT_AVAILABLE },
 ];
 
-/** The admin sidebar (spec §2): Pricing has no link and no screen. */
+/** The admin sidebar (spec §2): Pricing has no link and no screen; Audit Log needs its role. */
 export const adminNav: NavItem[] = [
   { type: 'item', name: 'Clients', url: paths.adminClients },
   { type: 'item', name: 'Users', url: paths.adminUsers },
+  {
+    type: 'item',
+    name: 'Audit Log',
+    url: paths.adminAudit,
+    roles: [AUDIT_LIST_ROLE],
+  },
   { type: 'item', name: 'Pricing' },
 ];
+
+/** The items `roles` may see: those without `roles`, and those whose roles the user holds. */
+export function visibleNav(
+  items: readonly NavItem[],
+  roles: readonly string[],
+): NavItem[] {
+  return items.filter(
+    (item) =>
+      item.type !== 'item' ||
+      !item.roles ||
+      item.roles.some((role) => roles.includes(role)),
+  );
+}

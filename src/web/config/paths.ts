@@ -19,4 +19,5 @@ export const paths = {
     `/admin/clients/${encodeURIComponent(clientId)}`,
   adminUsers: '/admin/users',
   adminUser: (userId: string) => `/admin/users/${encodeURIComponent(userId)}`,
+  adminAudit: '/admin/audit',
 } as const;

@@ -23,6 +23,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** Every call except registration and the public config carries authorization (spec §6). */
   auth?: boolean;
+  /** `text` asks for and returns the body as text (a CSV download); JSON otherwise. */
+  responseType?: 'json' | 'text';
 }
 
 function basicAuth(email: string, password: string): string {
@@ -42,8 +44,12 @@ function buildUrl(path: string, query: RequestOptions['query']): string {
   return `${API_BASE}${path}${search ? `?${search}` : ''}`;
 }
 
-async function parseBody(response: Response): Promise<unknown> {
+async function parseBody(
+  response: Response,
+  responseType: RequestOptions['responseType'],
+): Promise<unknown> {
   const text = await response.text();
+  if (response.ok && responseType === 'text') return text;
   if (!text) return undefined;
   try {
     return JSON.parse(text);
@@ -72,7 +78,10 @@ export async function apiRequest<T = unknown>(
   options: RequestOptions = {},
 ): Promise<ApiResponse<T>> {
   const url = buildUrl(path, options.query);
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    Accept:
+      options.responseType === 'text' ? 'text/csv, */*' : 'application/json',
+  };
   if (options.auth !== false) {
     const credentials = getCredentials();
     if (!credentials) throw new Error('Not logged in');
@@ -91,7 +100,7 @@ export async function apiRequest<T = unknown>(
     console.warn(`Network error for ${url}`, error);
     throw error;
   }
-  const body = (await parseBody(response)) as T;
+  const body = (await parseBody(response, options.responseType)) as T;
   if (!response.ok) {
     console.warn(`Received ${response.status} for ${url}`);
     if (response.status === 401 || response.status === 403) {

@@ -15,6 +15,15 @@ export const queryKeys = {
   balances: {
     all: ['balances'] as const,
     default: (clientId: string) => ['balances', 'default', clientId] as const,
+    ledger: (clientId: string, query: object) =>
+      ['balances', 'ledger', clientId, query] as const,
+    usage: (clientId: string, query: object) =>
+      ['balances', 'usage', clientId, query] as const,
+  },
+  messages: {
+    all: ['messages'] as const,
+    detail: (clientId: string, messageId: string) =>
+      ['messages', 'detail', clientId, messageId] as const,
   },
   admin: {
     clients: {
@@ -27,10 +36,12 @@ export const queryKeys = {
       ['admin', 'balances', 'default', clientId] as const,
     users: {
       lists: ['admin', 'users', 'list'] as const,
-      list: (offset: number) => ['admin', 'users', 'list', offset] as const,
+      list: (offset: number, q = '') =>
+        ['admin', 'users', 'list', offset, q] as const,
       detail: (userId: string) => ['admin', 'users', 'detail', userId] as const,
       roles: (userId: string) => ['admin', 'users', 'roles', userId] as const,
     },
+    audit: (query: object) => ['admin', 'audit', 'list', query] as const,
     routeSplits: (clientId: string) =>
       ['admin', 'routes', 'split', clientId] as const,
   },

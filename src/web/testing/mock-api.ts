@@ -39,8 +39,13 @@ export function mockApi(routes: Record<string, Route>) {
       const answer =
         typeof route === 'function' ? await route(recorded) : route;
       const status = answer.status ?? 200;
-      return answer.body === undefined
-        ? new HttpResponse(null, { status })
+      if (answer.body === undefined) return new HttpResponse(null, { status });
+      // A string body is a file download (the CSV exports); anything else is JSON.
+      return typeof answer.body === 'string'
+        ? new HttpResponse(answer.body, {
+            status,
+            headers: { 'Content-Type': 'text/csv' },
+          })
         : HttpResponse.json(answer.body, { status });
     }),
   );

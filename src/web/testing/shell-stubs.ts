@@ -19,5 +19,12 @@ export function shellRoutes(
         { body: makeBalance({ id: client.id }) },
       ]),
     ),
+    // The home screen (/billing/balance) opens on Top-up History, read from the ledger.
+    ...Object.fromEntries(
+      clients.map((client) => [
+        `GET /api/clients/${client.id}/balances/default/ledger`,
+        { body: { entries: [], total: 0, count: 20, offset: 0 } },
+      ]),
+    ),
   };
 }

@@ -7,11 +7,15 @@ import { paths } from '../../config/paths';
 import { useAdminClient } from '../../features/admin-clients/api/get-admin-client';
 import { AdminBalanceCard } from '../../features/admin-clients/components/admin-balance-card';
 import { AdminClientCard } from '../../features/admin-clients/components/admin-client-card';
+import { AdminThresholdCard } from '../../features/admin-clients/components/admin-threshold-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
 import { RouteSplitList } from '../../features/route-splits/components/route-split-list';
 import { errorText, isApiError } from '../../lib/api-error';
 
-/** /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2). */
+/**
+ * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), and the
+ * low-balance threshold (issue 12).
+ */
 export function AdminClientRoute() {
   const { clientId = '' } = useParams();
   const client = useAdminClient(clientId);
@@ -61,6 +65,7 @@ export function AdminClientRoute() {
           )}
         />
         <AdminBalanceCard clientId={client.data.id} />
+        <AdminThresholdCard clientId={client.data.id} />
       </div>
       <RouteSplitList client={client.data} />
     </div>

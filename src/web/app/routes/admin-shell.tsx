@@ -2,7 +2,7 @@ import { Link, Outlet } from 'react-router';
 import { ShellLayout } from '../../components/layouts/shell-layout';
 import { Sidebar } from '../../components/layouts/sidebar';
 import { useToast } from '../../components/ui/toaster';
-import { adminNav } from '../../config/nav';
+import { adminNav, visibleNav } from '../../config/nav';
 import { paths } from '../../config/paths';
 import {
   PoweredBy,
@@ -17,8 +17,9 @@ const NO_GROUPS: ReadonlySet<string> = new Set();
 
 /**
  * The admin shell (spec §2): the same frame as the customer shell with its own label and
- * accent, and the sidebar Clients, Users, Pricing. The front end checks no role: each admin
- * call is authorized by the server, and a refusal sends the user to /login (spec §6).
+ * accent, and the sidebar Clients, Users, Pricing (and Audit Log for ROLE_AUDIT_LIST, which
+ * only hides the entry: each admin call is still authorized by the server, and a refusal sends
+ * the user to /login, spec §6).
  */
 export function AdminShellRoute() {
   const toast = useToast();
@@ -52,7 +53,7 @@ export function AdminShellRoute() {
         navbar={navbar}
         sidebar={
           <Sidebar
-            items={adminNav}
+            items={visibleNav(adminNav, me.data?.roles ?? [])}
             expanded={NO_GROUPS}
             onToggle={() => undefined}
             onAlert={(text) =>

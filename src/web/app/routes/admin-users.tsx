@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/ui/page-header';
 import { offsetParam } from '../../components/ui/pager';
+import { SearchBox } from '../../components/ui/search-box';
 import { AdminUserTable } from '../../features/admin-users/components/admin-user-table';
 
 export function AdminUsersRoute() {
@@ -11,7 +12,14 @@ export function AdminUsersRoute() {
         title="Users"
         description="Everyone who can sign in. Open a user to edit the profile, create clients for them or change their roles."
       />
-      <AdminUserTable offset={offsetParam(search.get('offset'))} />
+      <SearchBox
+        label="Search users"
+        hint="Part of an e-mail, a name or an organization"
+      />
+      <AdminUserTable
+        offset={offsetParam(search.get('offset'))}
+        q={search.get('q') ?? ''}
+      />
     </>
   );
 }

@@ -1,11 +1,22 @@
 import { PageHeader } from '../../components/ui/page-header';
+import { useDefaultBalance } from '../../features/balances/api/get-default-balance';
 import { BalanceHistory } from '../../features/billing/components/balance-history';
+import { useBranding } from '../../features/branding/api/get-branding';
+import { useCurrentClient } from '../current-client';
 
 export function BillingBalanceRoute() {
+  const { currentClient } = useCurrentClient();
+  const clientId = currentClient?.id ?? null;
+  const balance = useDefaultBalance(clientId);
+  const branding = useBranding();
   return (
     <>
       <PageHeader title="Balance" />
-      <BalanceHistory />
+      <BalanceHistory
+        key={clientId}
+        clientId={clientId}
+        currency={balance.data?.currency ?? branding.data?.currency ?? ''}
+      />
     </>
   );
 }

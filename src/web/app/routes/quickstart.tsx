@@ -5,6 +5,7 @@ import { Skeleton } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useDefaultBalance } from '../../features/balances/api/get-default-balance';
 import { BalanceCard } from '../../features/balances/components/balance-card';
+import { LowBalanceWarning } from '../../features/balances/components/low-balance-warning';
 import { ClientCardLink } from '../../features/clients/components/client-card';
 import { useNewClient } from '../../features/clients/components/use-new-client';
 import { useCurrentClient } from '../current-client';
@@ -76,7 +77,10 @@ export function QuickStartRoute() {
               Create a client first: the balance belongs to it.
             </p>
           ) : balance.data ? (
-            <BalanceCard balance={balance.data} />
+            <div className="stack-sm">
+              <LowBalanceWarning balance={balance.data} />
+              <BalanceCard balance={balance.data} />
+            </div>
           ) : balance.isPending ? (
             <Skeleton height="104px" />
           ) : (

@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from './button';
 import { useModal, useOpenOnThisPage } from './overlay';
@@ -17,6 +17,7 @@ export function ConfirmDialog({
   onCancel,
   destructive = false,
   pending = false,
+  children,
 }: {
   open: boolean;
   text: string;
@@ -24,6 +25,8 @@ export function ConfirmDialog({
   onCancel: () => void;
   destructive?: boolean;
   pending?: boolean;
+  /** Options under the question (e.g. a grace period); the question itself stays the spec's. */
+  children?: ReactNode;
 }) {
   const textId = useId();
   const dialog = useRef<HTMLDivElement>(null);
@@ -48,6 +51,7 @@ export function ConfirmDialog({
         <p id={textId} className="dialog-text">
           {text}
         </p>
+        {children ? <div className="dialog-body">{children}</div> : null}
         <div className="dialog-actions">
           <Button ref={cancel} onClick={onCancel} disabled={pending}>
             Cancel

@@ -48,7 +48,11 @@ export function offsetParam(value: string | null): number {
   return Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
 }
 
-/** `path?offset=n`, or just `path` for the first page. */
-export function pageHref(path: string, offset: number): string {
-  return offset > 0 ? `${path}?offset=${offset}` : path;
+/** `path?offset=n`, or just `path` for the first page; a search query `q` is kept. */
+export function pageHref(path: string, offset: number, q = ''): string {
+  const params = new URLSearchParams();
+  if (q) params.set('q', q);
+  if (offset > 0) params.set('offset', String(offset));
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
 }

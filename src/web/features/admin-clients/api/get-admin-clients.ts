@@ -13,16 +13,19 @@ export interface AdminClientsQuery {
   /** 30 by default (spec §9); a user's clients are asked 300 at a time. */
   count?: number;
   userId?: string;
+  /** Case-insensitive search over the name, or an exact client id. */
+  q?: string;
 }
 
 export async function getAdminClients({
   offset = 0,
   count = DEFAULT_PAGE_SIZE,
   userId,
+  q,
 }: AdminClientsQuery): Promise<ClientList> {
   return unwrap(
     await api.get<ClientList>('/admin/clients', {
-      query: { count, offset, userId },
+      query: { count, offset, userId, q: q || undefined },
     }),
   );
 }

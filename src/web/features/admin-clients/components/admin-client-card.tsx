@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
-import type { Client } from '../../../../shared/schemas/clients';
+import type {
+  Client,
+  ClientKeyUsage,
+} from '../../../../shared/schemas/clients';
 import { EditableCard } from '../../../components/ui/editable-card';
 import { usePanel } from '../../../components/ui/side-panel';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatLastUsed } from '../../../lib/format';
 
 /**
  * The Client card of the admin client page; a click opens the edit panel (spec §2) with the
@@ -12,7 +15,7 @@ export function AdminClientCard({
   client,
   editForm,
 }: {
-  client: Client;
+  client: Client & Partial<ClientKeyUsage>;
   editForm: (done: () => void) => ReactNode;
 }) {
   const panel = usePanel();
@@ -26,6 +29,7 @@ export function AdminClientCard({
         ['User ID', client.userId, true],
         ['Created', formatDate(client.dateCreated)],
         ['Updated', formatDate(client.dateUpdated)],
+        ['Secret last used', formatLastUsed(client.secretLastUsedAt)],
       ]}
       onEdit={() =>
         panel.showPanel(editForm(panel.closePanel), { title: 'Edit Client' })

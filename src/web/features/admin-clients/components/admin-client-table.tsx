@@ -11,11 +11,17 @@ import { useAdminClients } from '../api/get-admin-clients';
 import '../../../components/ui/table.css';
 
 /**
- * Every client with its user id, 30 a page (spec §2, §9). A row opens the client; the user id
- * opens the user. Previous and Next page through the rest.
+ * Every client (or those matching `q`) with its user id, newest first, 30 a page (spec §2, §9).
+ * A row opens the client; the user id opens the user. Previous and Next page through the rest.
  */
-export function AdminClientTable({ offset }: { offset: number }) {
-  const clients = useAdminClients({ offset });
+export function AdminClientTable({
+  offset,
+  q = '',
+}: {
+  offset: number;
+  q?: string;
+}) {
+  const clients = useAdminClients({ offset, q });
 
   if (clients.isPending) {
     return <TableSkeleton label="Loading clients" />;
@@ -31,10 +37,14 @@ export function AdminClientTable({ offset }: { offset: number }) {
         <p className="empty-text">
           {offset > 0
             ? 'No clients on this page.'
-            : 'There are no clients yet.'}
+            : q
+              ? `No clients match “${q}”.`
+              : 'There are no clients yet.'}
         </p>
         {offset > 0 ? (
-          <ButtonLink to={paths.adminClients}>First page</ButtonLink>
+          <ButtonLink to={pageHref(paths.adminClients, 0, q)}>
+            First page
+          </ButtonLink>
         ) : null}
       </div>
     );
@@ -90,7 +100,7 @@ export function AdminClientTable({ offset }: { offset: number }) {
         shown={rows.length}
         total={total}
         pageSize={DEFAULT_PAGE_SIZE}
-        hrefFor={(to) => pageHref(paths.adminClients, to)}
+        hrefFor={(to) => pageHref(paths.adminClients, to, q)}
       />
     </div>
   );

@@ -18,9 +18,15 @@ export function displayName(user: {
   return `${user.firstName} ${user.lastName}`.trim() || user.email;
 }
 
-/** Every user, 30 a page; a row opens the user (spec §2). */
-export function AdminUserTable({ offset }: { offset: number }) {
-  const users = useAdminUsers(offset);
+/** Every user (or those matching `q`), newest first, 30 a page; a row opens the user (spec §2). */
+export function AdminUserTable({
+  offset,
+  q = '',
+}: {
+  offset: number;
+  q?: string;
+}) {
+  const users = useAdminUsers(offset, q);
 
   if (users.isPending) return <TableSkeleton label="Loading users" />;
   if (users.isError) {
@@ -30,8 +36,14 @@ export function AdminUserTable({ offset }: { offset: number }) {
   if (rows.length === 0) {
     return (
       <div className="card empty-state">
-        <p className="empty-text">No users on this page.</p>
-        <ButtonLink to={paths.adminUsers}>First page</ButtonLink>
+        <p className="empty-text">
+          {q && offset === 0
+            ? `No users match “${q}”.`
+            : 'No users on this page.'}
+        </p>
+        <ButtonLink to={pageHref(paths.adminUsers, 0, q)}>
+          First page
+        </ButtonLink>
       </div>
     );
   }
@@ -76,7 +88,7 @@ export function AdminUserTable({ offset }: { offset: number }) {
         shown={rows.length}
         total={total}
         pageSize={DEFAULT_PAGE_SIZE}
-        hrefFor={(to) => pageHref(paths.adminUsers, to)}
+        hrefFor={(to) => pageHref(paths.adminUsers, to, q)}
       />
     </div>
   );

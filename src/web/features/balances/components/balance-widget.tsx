@@ -3,13 +3,14 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
 import { useDefaultBalance } from '../api/get-default-balance';
+import { LowBalanceWarning } from './low-balance-warning';
 import './balances.css';
 
 const TOP_UP_MESSAGE = 'Please contact us for top ups';
 
 /**
  * The sidebar's balance (spec §2): loading image, then `EUR 12.50` or 'No balance'. A failed
- * reload keeps the last value shown (spec §8).
+ * reload keeps the last value shown (spec §8). Below the threshold staff set, a warning line.
  */
 export function BalanceWidget({
   clientId,
@@ -41,6 +42,7 @@ export function BalanceWidget({
           <span className="muted">No balance</span>
         )}
       </div>
+      {loading ? null : <LowBalanceWarning balance={balance.data} compact />}
       <div className="balance-actions">
         <Button size="sm" variant="ghost" onClick={onViewDetails}>
           View Details

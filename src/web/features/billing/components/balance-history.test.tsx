@@ -3,10 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { mockApi } from '../../../testing/mock-api';
+import { makeClient } from '../../../testing/test-data';
 
 describe('Billing', () => {
   it('/billing goes to /billing/balance with Top-up History selected first', async () => {
-    mockApi(shellRoutes());
+    mockApi({
+      ...shellRoutes(),
+      [`GET /api/clients/${makeClient().id}/balances/default/usage`]: {
+        body: { days: [] },
+      },
+    });
     const { user } = renderApp('/billing', { loggedIn: true });
     const topup = await screen.findByRole('tab', { name: 'Top-up History' });
     expect(currentPath()).toBe('/billing/balance');

@@ -1,11 +1,34 @@
 import { useState } from 'react';
 import { Tabs } from '../../../components/ui/tabs';
+import { TopupHistory } from './topup-history';
+import { UsageHistory } from './usage-history';
 
 const TOPUP_TAB = 'billing.balance#topup_history';
 const USAGE_TAB = 'billing.balance#usage_history';
 
-/** The two history tabs of /billing/balance (spec §2); the first is selected on load. */
-export function BalanceHistory() {
+/** A tab without a client: the heading, and why there is nothing under it. */
+function NoClient({ title, text }: { title: string; text: string }) {
+  return (
+    <section className="card">
+      <h2 className="section-title">{title}</h2>
+      <p className="muted">{text}</p>
+    </section>
+  );
+}
+
+/**
+ * The two history tabs of /billing/balance (spec §2); the first is selected on load. They show
+ * the current client's ledger: credits under Top-up History, debits and a per-day chart under
+ * Usage History.
+ */
+export function BalanceHistory({
+  clientId,
+  currency,
+}: {
+  /** The current client, or null before the user has one. */
+  clientId: string | null;
+  currency: string;
+}) {
   const [selected, setSelected] = useState(TOPUP_TAB);
   return (
     <Tabs
@@ -16,21 +39,19 @@ export function BalanceHistory() {
         {
           id: TOPUP_TAB,
           label: 'Top-up History',
-          content: (
-            <section className="card">
-              <h2 className="section-title">Top-up History</h2>
-              <p className="muted">No top-ups yet.</p>
-            </section>
+          content: clientId ? (
+            <TopupHistory clientId={clientId} currency={currency} />
+          ) : (
+            <NoClient title="Top-up History" text="No top-ups yet." />
           ),
         },
         {
           id: USAGE_TAB,
           label: 'Usage History',
-          content: (
-            <section className="card">
-              <h2 className="section-title">Usage History</h2>
-              <p className="muted">No usage yet.</p>
-            </section>
+          content: clientId ? (
+            <UsageHistory clientId={clientId} currency={currency} />
+          ) : (
+            <NoClient title="Usage History" text="No usage yet." />
           ),
         },
       ]}

@@ -1,17 +1,27 @@
 import { Link } from 'react-router';
-import type { Client } from '../../../../shared/schemas/clients';
+import type {
+  Client,
+  ClientKeyUsage,
+} from '../../../../shared/schemas/clients';
 import { paths } from '../../../config/paths';
 import { cx } from '../../../lib/cx';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatLastUsed } from '../../../lib/format';
 import './clients.css';
 
-function ClientDetails({ client }: { client: Client }) {
+/** A client as its owner sees it; `secretLastUsedAt` arrives with the accountability API. */
+function ClientDetails({
+  client,
+}: {
+  client: Client & Partial<ClientKeyUsage>;
+}) {
   return (
     <dl className="details">
       <dt>Client ID</dt>
       <dd className="mono">{client.id}</dd>
       <dt>Created</dt>
       <dd>{formatDate(client.dateCreated)}</dd>
+      <dt>Secret last used</dt>
+      <dd>{formatLastUsed(client.secretLastUsedAt)}</dd>
     </dl>
   );
 }

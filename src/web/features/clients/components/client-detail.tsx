@@ -1,9 +1,13 @@
 import { useState } from 'react';
-import type { Client } from '../../../../shared/schemas/clients';
+import type {
+  Client,
+  ClientKeyUsage,
+} from '../../../../shared/schemas/clients';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { EditableCard } from '../../../components/ui/editable-card';
+import { SelectBox } from '../../../components/ui/select-box';
 import { usePanel } from '../../../components/ui/side-panel';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
@@ -11,7 +15,11 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { useDeleteClient } from '../api/delete-client';
 import { useClient } from '../api/get-client';
 import { useResetSecret } from '../api/reset-secret';
-import { formatDate } from '../../../lib/format';
+import {
+  formatDate,
+  formatDateTime,
+  formatLastUsed,
+} from '../../../lib/format';
 import { ClientNameForm } from './client-name-form';
 import { ClientSecret } from './client-secret';
 
@@ -20,6 +28,14 @@ const RESET_SECRET_QUESTION =
 const DELETE_CLIENT_QUESTION =
   'Are you sure you want to permanently delete the client?';
 const CLIENT_DELETED = 'The client has been deleted';
+
+/** How long the replaced secret may keep working; none is the spec's flow and the default. */
+export const GRACE_OPTIONS = [
+  { seconds: 0, text: 'No grace period' },
+  { seconds: 3_600, text: '1 hour' },
+  { seconds: 86_400, text: '24 hours' },
+  { seconds: 604_800, text: '7 days' },
+] as const;
 
 /** /clients/{id}: the card (click to rename), Reset Secret and Delete Client (spec §2, §4). */
 export function ClientDetail({
@@ -57,7 +73,11 @@ export function ClientDetail({
   );
 }
 
-function ClientNameCard({ client }: { client: Client }) {
+function ClientNameCard({
+  client,
+}: {
+  client: Client & Partial<ClientKeyUsage>;
+}) {
   const [editing, setEditing] = useState(false);
   if (editing) {
     return (
@@ -77,6 +97,7 @@ function ClientNameCard({ client }: { client: Client }) {
         ['Client ID', client.id, true],
         ['Created', formatDate(client.dateCreated)],
         ['Updated', formatDate(client.dateUpdated)],
+        ['Secret last used', formatLastUsed(client.secretLastUsedAt)],
       ]}
       onEdit={() => setEditing(true)}
     />
@@ -85,6 +106,8 @@ function ClientNameCard({ client }: { client: Client }) {
 
 function ResetSecretSection({ client }: { client: Client }) {
   const [confirming, setConfirming] = useState(false);
+  const [graceSeconds, setGraceSeconds] = useState(0);
+  const [graceUntil, setGraceUntil] = useState<string | null>(null);
   const reset = useResetSecret();
   const panel = usePanel();
 
@@ -95,16 +118,25 @@ function ResetSecretSection({ client }: { client: Client }) {
       </h2>
       <p className="muted">
         Issue a new secret for this client. Systems using the current secret
-        stop working until they use the new one.
+        stop working until they use the new one, unless you give them a grace
+        period.
       </p>
       {reset.error ? (
         <Alert tone="danger">{errorText(reset.error)}</Alert>
+      ) : null}
+      {graceUntil ? (
+        <Alert tone="info" role="status">
+          The previous secret keeps working until {graceUntil}.
+        </Alert>
       ) : null}
       <div>
         <Button
           variant="danger"
           pending={reset.isPending}
-          onClick={() => setConfirming(true)}
+          onClick={() => {
+            setGraceSeconds(0);
+            setConfirming(true);
+          }}
         >
           Reset Secret
         </Button>
@@ -116,14 +148,36 @@ function ResetSecretSection({ client }: { client: Client }) {
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);
-          reset.mutate(client.id, {
-            onSuccess: (withSecret) =>
-              panel.showPanel(<ClientSecret client={withSecret} />, {
-                title: 'New secret',
-              }),
-          });
+          setGraceUntil(null);
+          reset.mutate(
+            { clientId: client.id, graceSeconds },
+            {
+              onSuccess: (withSecret) => {
+                if (graceSeconds > 0) {
+                  setGraceUntil(
+                    formatDateTime(
+                      new Date(Date.now() + graceSeconds * 1000).toISOString(),
+                    ),
+                  );
+                }
+                panel.showPanel(<ClientSecret client={withSecret} />, {
+                  title: 'New secret',
+                });
+              },
+            },
+          );
         }}
-      />
+      >
+        <SelectBox
+          label="Keep the old secret working for"
+          options={GRACE_OPTIONS.map((option) => ({
+            key: String(option.seconds),
+            text: option.text,
+          }))}
+          value={String(graceSeconds)}
+          onChange={(key) => setGraceSeconds(Number(key))}
+        />
+      </ConfirmDialog>
     </section>
   );
 }

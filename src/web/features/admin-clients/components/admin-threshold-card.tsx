@@ -1,0 +1,108 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { formatAmount, formatMoney } from '../../../../shared/money';
+import type { Balance } from '../../../../shared/schemas/balances';
+import {
+  UpdateThresholdSchema,
+  type UpdateThresholdInput,
+} from '../../../../shared/schemas/ledger';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { Skeleton } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toaster';
+import { errorText } from '../../../lib/api-error';
+import { useAdminBalance } from '../api/get-admin-balance';
+import { useSetBalanceThreshold } from '../api/set-balance-threshold';
+
+export const THRESHOLD_SAVED = 'The low-balance threshold has been saved';
+
+/**
+ * The client's low-balance threshold (CONTRACT.md "Accountability"): below it, the customer's
+ * balance widget and Quick Start warn. 0 turns the warning off.
+ */
+export function AdminThresholdCard({ clientId }: { clientId: string }) {
+  const balance = useAdminBalance(clientId);
+  if (balance.isPending) {
+    return (
+      <div className="card" aria-busy="true">
+        <span className="sr-only">Loading the threshold</span>
+        <Skeleton width="10em" />
+        <Skeleton height="40px" />
+      </div>
+    );
+  }
+  if (balance.isError) {
+    return (
+      <section className="card stack-sm">
+        <h2 className="section-title">Low-balance threshold</h2>
+        <Alert tone="danger">{errorText(balance.error)}</Alert>
+      </section>
+    );
+  }
+  // A new key per saved value: the form starts again from what the server holds.
+  return (
+    <ThresholdForm
+      key={`${balance.data.id}:${balance.data.minThreshold}`}
+      clientId={clientId}
+      balance={balance.data}
+    />
+  );
+}
+
+function ThresholdForm({
+  clientId,
+  balance,
+}: {
+  clientId: string;
+  balance: Balance;
+}) {
+  const save = useSetBalanceThreshold(clientId);
+  const toast = useToast();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<UpdateThresholdInput, unknown, { minThreshold: string }>({
+    resolver: zodResolver(UpdateThresholdSchema),
+    defaultValues: { minThreshold: formatAmount(balance.minThreshold) },
+  });
+
+  const onSubmit = handleSubmit(({ minThreshold }) =>
+    save.mutate(
+      { clientId, balanceId: balance.id, minThreshold },
+      { onSuccess: () => toast.show(THRESHOLD_SAVED, { tone: 'success' }) },
+    ),
+  );
+
+  return (
+    <section className="card stack-sm" aria-labelledby="threshold-title">
+      <h2 id="threshold-title" className="section-title">
+        Low-balance threshold
+      </h2>
+      <p className="muted">
+        {balance.minThreshold > 0
+          ? `The customer is warned below ${formatMoney(balance.currency, balance.minThreshold)}.`
+          : 'No warning is set: 0 turns it off.'}
+      </p>
+      {save.error ? <Alert tone="danger">{errorText(save.error)}</Alert> : null}
+      <form className="stack-sm" onSubmit={onSubmit} noValidate>
+        <Field
+          label="Minimum balance"
+          hint={`In ${balance.currency}; 0 turns the warning off`}
+          error={errors.minThreshold?.message}
+          inputProps={{
+            ...register('minThreshold'),
+            inputMode: 'decimal',
+            autoComplete: 'off',
+          }}
+        />
+        <div className="form-actions-inline">
+          <Button type="submit" variant="primary" pending={save.isPending}>
+            Save Threshold
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import { useMutation } from '@tanstack/react-query';
+import type { LedgerKind } from '../../../../shared/schemas/ledger';
+import { api, unwrap } from '../../../lib/api-client';
+import { saveTextFile } from '../../../lib/download';
+
+/** Every ledger row of one kind as CSV text (`…/ledger.csv?kind=…`), for a spreadsheet. */
+export async function getLedgerCsv(
+  clientId: string,
+  kind: LedgerKind,
+): Promise<string> {
+  return unwrap(
+    await api.get<string>(
+      `/clients/${encodeURIComponent(clientId)}/balances/default/ledger.csv`,
+      { query: { kind }, responseType: 'text' },
+    ),
+  );
+}
+
+/** Fetches the CSV with the user's credentials and saves it as `{fileName}`. */
+export function useDownloadLedgerCsv() {
+  return useMutation({
+    mutationFn: async (input: {
+      clientId: string;
+      kind: LedgerKind;
+      fileName: string;
+    }) => {
+      const csv = await getLedgerCsv(input.clientId, input.kind);
+      saveTextFile(csv, input.fileName, 'text/csv;charset=utf-8');
+    },
+  });
+}

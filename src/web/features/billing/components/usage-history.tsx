@@ -1,0 +1,214 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { formatMoney } from '../../../../shared/money';
+import {
+  UsagePeriodSchema,
+  type LedgerEntry,
+  type UsagePeriod,
+} from '../../../../shared/schemas/ledger';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { Skeleton } from '../../../components/ui/spinner';
+import { TableSkeleton } from '../../../components/ui/table-skeleton';
+import { errorText } from '../../../lib/api-error';
+import { formatDateTime } from '../../../lib/format';
+import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
+import { useMessage } from '../api/get-message';
+import { useUsage } from '../api/get-usage';
+import { HistoryPager } from './history-pager';
+import { CsvButton } from './topup-history';
+import { UsageChart } from './usage-chart';
+import './billing.css';
+
+const DAY_MS = 86_400_000;
+
+/** The last 30 UTC days, today included: the contract's default range, made explicit. */
+export function lastThirtyDays(now = new Date()): UsagePeriod {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return { since: day(now.getTime() - 29 * DAY_MS), until: day(now.getTime()) };
+}
+
+/** The debits of the current client's balance and a per-day chart of a chosen period. */
+export function UsageHistory({
+  clientId,
+  currency,
+}: {
+  clientId: string;
+  currency: string;
+}) {
+  return (
+    <section className="card stack" aria-labelledby="usage-history-title">
+      <div className="section-header">
+        <h2 id="usage-history-title" className="section-title">
+          Usage History
+        </h2>
+        <CsvButton
+          clientId={clientId}
+          kind="SMS"
+          fileName="usage-history.csv"
+        />
+      </div>
+      <UsagePerDay clientId={clientId} currency={currency} />
+      <Debits clientId={clientId} currency={currency} />
+    </section>
+  );
+}
+
+function UsagePerDay({
+  clientId,
+  currency,
+}: {
+  clientId: string;
+  currency: string;
+}) {
+  const [period, setPeriod] = useState(lastThirtyDays);
+  const usage = useUsage({ clientId, ...period });
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<UsagePeriod>({
+    resolver: zodResolver(UsagePeriodSchema),
+    defaultValues: period,
+  });
+
+  return (
+    <div className="stack-sm">
+      <h3 className="subsection-title">Per day</h3>
+      <form
+        className="period-form"
+        aria-label="Period"
+        noValidate
+        onSubmit={handleSubmit((chosen) => setPeriod(chosen))}
+      >
+        <Field
+          label="Since"
+          error={errors.since?.message ?? ''}
+          inputProps={{ ...register('since'), type: 'date' }}
+        />
+        <Field
+          label="Until"
+          error={errors.until?.message ?? ''}
+          inputProps={{ ...register('until'), type: 'date' }}
+        />
+        <Button
+          type="submit"
+          pending={usage.isFetching && usage.isPlaceholderData}
+        >
+          Show
+        </Button>
+      </form>
+      {usage.isPending ? (
+        <Skeleton height="240px" />
+      ) : usage.isError ? (
+        <Alert tone="danger">{errorText(usage.error)}</Alert>
+      ) : (
+        <UsageChart days={usage.data.days} currency={currency} />
+      )}
+    </div>
+  );
+}
+
+function Debits({
+  clientId,
+  currency,
+}: {
+  clientId: string;
+  currency: string;
+}) {
+  const [offset, setOffset] = useState(0);
+  const ledger = useLedger({ clientId, kind: 'SMS', offset });
+
+  let content;
+  if (ledger.isPending) {
+    content = <TableSkeleton label="Loading usage" />;
+  } else if (ledger.isError) {
+    content = <Alert tone="danger">{errorText(ledger.error)}</Alert>;
+  } else if (ledger.data.entries.length === 0) {
+    content = <p className="muted">No usage yet.</p>;
+  } else {
+    const { entries, total } = ledger.data;
+    content = (
+      <>
+        <div className="table-wrap">
+          <table className="table" aria-busy={ledger.isPlaceholderData}>
+            <caption className="sr-only">
+              Messages paid {offset + 1} to {offset + entries.length} of {total}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Message</th>
+                <th scope="col">Recipient</th>
+                <th scope="col" className="numeric">
+                  Segments
+                </th>
+                <th scope="col" className="numeric">
+                  Amount
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <DebitRow
+                  key={entry.id}
+                  clientId={clientId}
+                  currency={currency}
+                  entry={entry}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <HistoryPager
+          label="Usage pages"
+          offset={offset}
+          shown={entries.length}
+          total={total}
+          pageSize={HISTORY_PAGE_SIZE}
+          onPage={setOffset}
+        />
+      </>
+    );
+  }
+  return (
+    <div className="stack-sm">
+      <h3 className="subsection-title">Messages paid</h3>
+      {content}
+    </div>
+  );
+}
+
+/** A debit; the ledger names the message, whose body, recipient and segments are looked up. */
+function DebitRow({
+  clientId,
+  currency,
+  entry,
+}: {
+  clientId: string;
+  currency: string;
+  entry: LedgerEntry;
+}) {
+  const message = useMessage(clientId, entry.messageId);
+  const unknown = <span className="muted">—</span>;
+  return (
+    <tr>
+      <td className="nowrap">{formatDateTime(entry.dateCreated)}</td>
+      <td className="usage-message">
+        {message.data ? message.data.body : message.isLoading ? '…' : unknown}
+      </td>
+      <td className="nowrap tabular">
+        {message.data ? message.data.recipient : unknown}
+      </td>
+      <td className="numeric tabular">
+        {message.data ? message.data.segments : unknown}
+      </td>
+      <td className="numeric amount">
+        {/* A debit is stored negative; the table shows what was spent. */}
+        {formatMoney(currency, Math.abs(entry.amount))}
+      </td>
+    </tr>
+  );
+}
