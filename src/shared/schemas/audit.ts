@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import {
+  IdSchema,
+  ListMetaSchema,
+  pagingSchema,
+  TimestampSchema,
+} from './common.ts';
+import { DateOrTimeSchema } from './periods.ts';
+import { DEFAULT_PAGE_SIZE } from '../limits.ts';
+
+/** Every action the audit log records (CONTRACT.md, Accountability). */
+export const AUDIT_ACTIONS = [
+  'credit.granted',
+  'balance.threshold_changed',
+  'role.added',
+  'role.removed',
+  'user.updated',
+  'user.password_changed',
+  'client.created',
+  'client.renamed',
+  'client.deleted',
+  'client.secret_reset',
+  'auth.throttled',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = ['user', 'client'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** Only the fields that changed; never a password, secret or hash. */
+const ChangeSchema = z.record(z.string(), z.unknown()).nullable();
+
+export const AuditEventSchema = z
+  .object({
+    id: z.string(),
+    action: z.enum(AUDIT_ACTIONS),
+    /** Null when nobody was signed in (a throttled login). */
+    actorUserId: IdSchema.nullable(),
+    actorEmail: z.string().nullable(),
+    targetType: z.enum(AUDIT_TARGET_TYPES),
+    /** Null when the target is not known (a throttled login for an unknown e-mail). */
+    targetId: IdSchema.nullable(),
+    before: ChangeSchema,
+    after: ChangeSchema,
+    ip: z.string().nullable(),
+    dateCreated: TimestampSchema,
+  })
+  .meta({ id: 'AuditEvent' });
+export type AuditEvent = z.infer<typeof AuditEventSchema>;
+
+export const AuditListSchema = ListMetaSchema.extend({
+  events: z.array(AuditEventSchema),
+});
+export type AuditList = z.infer<typeof AuditListSchema>;
+
+export const AuditQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend({
+  action: z.enum(AUDIT_ACTIONS, { message: 'Unknown action' }).optional(),
+  actorUserId: IdSchema.optional(),
+  targetId: IdSchema.optional(),
+  since: DateOrTimeSchema.optional(),
+  until: DateOrTimeSchema.optional(),
+});
