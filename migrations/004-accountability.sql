@@ -35,6 +35,13 @@ CREATE INDEX audit_events_actor_idx ON audit_events (actor_user_id, id);
 CREATE INDEX audit_events_target_idx ON audit_events (target_id, id);
 CREATE INDEX audit_events_date_idx ON audit_events (date_created);
 
+-- ROLE_AUDIT_LIST is new to the catalogue. A bootstrap admin created before it exists would
+-- not hold it; whoever holds ROLE_USERROLE_ADMIN may grant themselves any role anyway, so they
+-- get it now (no one gains a power they could not already take).
+INSERT INTO user_roles (user_id, role)
+SELECT user_id, 'ROLE_AUDIT_LIST' FROM user_roles WHERE role = 'ROLE_USERROLE_ADMIN'
+ON CONFLICT (user_id, role) DO NOTHING;
+
 -- Admin lists are newest first.
 CREATE INDEX users_newest_idx ON users (date_created DESC, id DESC);
 CREATE INDEX clients_newest_idx ON clients (date_created DESC, id DESC);

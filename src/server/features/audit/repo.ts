@@ -68,7 +68,8 @@ export async function listAuditEvents(
         filter.since ?? null,
         filter.before ?? null,
       ],
-      orderBy: 'id DESC',
+      // Qualified: a bare `id` would be the text column of the select list.
+      orderBy: 'audit_events.id DESC',
     },
     page,
     toAuditEvent,
