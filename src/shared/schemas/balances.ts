@@ -62,17 +62,16 @@ export const FreeCreditSchema = z.object({
 /** Largest threshold numeric(15,4) holds. */
 export const MAX_THRESHOLD = 99_999_999_999;
 
+const THRESHOLD_MESSAGE =
+  'Threshold must be a decimal of at least 0 with at most 4 decimal places';
+
 /** The low-balance warning level: a decimal ≥ 0 with at most 4 places, as canonical text. */
 export const ThresholdSchema = z
-  .union([z.number(), z.string()])
+  .union([z.number(), z.string()], { message: THRESHOLD_MESSAGE })
   .transform((value, ctx) => {
     const text = parseDecimal(value);
     if (text === null || Number(text) > MAX_THRESHOLD) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'Threshold must be a decimal of at least 0 with at most 4 decimal places',
-      });
+      ctx.addIssue({ code: 'custom', message: THRESHOLD_MESSAGE });
       return z.NEVER;
     }
     return text;
