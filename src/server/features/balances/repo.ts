@@ -235,7 +235,7 @@ export async function usagePerDay(
      SELECT to_char(days.day, 'YYYY-MM-DD') AS date,
        (count(entries.reason) FILTER (WHERE entries.reason = 'SMS'))::int AS messages,
        coalesce(sum(entries.segments) FILTER (WHERE entries.reason = 'SMS'), 0)::int AS segments,
-       (coalesce(-sum(entries.amount), 0) + 0)::text AS amount
+       coalesce(-sum(entries.amount), 0)::text AS amount
      FROM days LEFT JOIN entries ON entries.day = days.day
      GROUP BY days.day ORDER BY days.day`,
     [balanceId, period.firstDay, period.lastDay, period.since, period.before],
