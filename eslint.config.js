@@ -133,6 +133,7 @@ const boundaries = [
   {
     // Infrastructure every feature builds on; only app.ts and routes.ts compose features.
     files: [
+      'src/server/audit/**',
       'src/server/auth/**',
       'src/server/db/**',
       'src/server/plugins/**',
@@ -147,7 +148,7 @@ const boundaries = [
             {
               group: ['**/features/**'],
               message:
-                'auth, db and plugins depend on no feature: features depend on them',
+                'audit, auth, db and plugins depend on no feature: features depend on them',
             },
             {
               group: ['**/web/**', 'react*'],

@@ -5,6 +5,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { createDeps } from './deps.ts';
 import { httpServerOptions, limitConnections } from './http-server-options.ts';
@@ -22,6 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route with its final options (scope, role): read by tests and docs. */
     routeTable: readonly RouteOptions[];
+    /** The open database, for checks that read it beside the API (the ledger verification). */
+    db: Db;
   }
 }
 
@@ -44,6 +47,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => void routeTable.push(route));
 
   const db = await openDatabase(config);
+  app.decorate('db', db);
   app.addHook('onClose', async () => db.close());
   const deps = createDeps(config, db);
   await ensureBootstrapAdmin(db, config.admin);

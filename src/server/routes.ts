@@ -6,6 +6,7 @@ import {
   userScope,
 } from './auth/scopes.ts';
 import type { Deps } from './deps.ts';
+import { adminAuditRoutes } from './features/audit/routes.ts';
 import {
   adminBalancesRoutes,
   balancesRoutes,
@@ -44,6 +45,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           await admin.register(routeSplitsRoutes(deps));
           await admin.register(adminUsersRoutes(deps));
           await admin.register(adminRolesRoutes(deps));
+          await admin.register(adminAuditRoutes(deps));
         },
         { prefix: '/admin' },
       );

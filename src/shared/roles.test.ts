@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { isKnownRole, opensAdminArea, ROLES, rolesGranting } from './roles.ts';
+import {
+  isKnownRole,
+  opensAdminArea,
+  OWN_ROLES_REFUSED,
+  roleChangeRefusal,
+  ROLES,
+  rolesGranting,
+  UNHELD_ROLE_REFUSED,
+} from './roles.ts';
 
 describe('the role catalogue (spec §6)', () => {
-  it('holds every family with its verbs, plus ROLE_SMS_CREATE and ROLE_AUDIT_LIST, sorted', () => {
+  it('holds every family with its verbs, plus ROLE_SMS_CREATE, sorted', () => {
     expect(ROLES).toHaveLength(7 + 6 + 7 + 7 + 6 + 6 + 6 + 6 + 1 + 1);
+    expect(ROLES).toContain('ROLE_AUDIT_LIST');
+    expect(ROLES).not.toContain('ROLE_AUDIT_ADMIN');
     expect(ROLES).toContain('ROLE_USER_UPDATE_PASSWORD');
     expect(ROLES).toContain('ROLE_CLIENT_UPDATE_SECRET');
     expect(ROLES).toContain('ROLE_MESSAGE_UPDATE_STATE');
@@ -22,6 +32,10 @@ describe('the role catalogue (spec §6)', () => {
     ]);
     expect(rolesGranting('ROUTE', 'ADMIN')).toEqual(['ROLE_ROUTE_ADMIN']);
   });
+
+  it('the audit log is read with ROLE_AUDIT_LIST alone: its family has no ADMIN role', () => {
+    expect(rolesGranting('AUDIT', 'LIST')).toEqual(['ROLE_AUDIT_LIST']);
+  });
 });
 
 describe('opensAdminArea', () => {
@@ -30,8 +44,9 @@ describe('opensAdminArea', () => {
     expect(opensAdminArea(['ROLE_SMS_CREATE'])).toBe(false);
   });
 
-  it('is true for any role of the clients, users, user roles or routes families', () => {
+  it('is true for any role of the clients, users, user roles, routes or audit families', () => {
     for (const role of [
+      'ROLE_AUDIT_LIST',
       'ROLE_CLIENT_LIST',
       'ROLE_USER_ADMIN',
       'ROLE_USERROLE_DELETE',
@@ -47,5 +62,30 @@ describe('opensAdminArea', () => {
       false,
     );
     expect(opensAdminArea(['ROLE_CLIENT_', 'ROLE_CLIENTELE_LIST'])).toBe(false);
+  });
+});
+
+describe('roleChangeRefusal (who may grant or remove a role)', () => {
+  it('lets a ROLE_USERROLE_ADMIN holder change any role, their own included', () => {
+    const admin = ['ROLE_USERROLE_ADMIN'];
+    expect(
+      roleChangeRefusal(admin, { role: 'ROLE_USER_ADMIN', ownRoles: false }),
+    ).toBeNull();
+    expect(
+      roleChangeRefusal(admin, { role: 'ROLE_CLIENT_ADMIN', ownRoles: true }),
+    ).toBeNull();
+  });
+
+  it('lets others grant or remove only roles they hold, never on themselves', () => {
+    const creator = ['ROLE_USERROLE_CREATE', 'ROLE_CLIENT_LIST'];
+    expect(
+      roleChangeRefusal(creator, { role: 'ROLE_CLIENT_LIST', ownRoles: false }),
+    ).toBeNull();
+    expect(
+      roleChangeRefusal(creator, { role: 'ROLE_USER_ADMIN', ownRoles: false }),
+    ).toBe(UNHELD_ROLE_REFUSED);
+    expect(
+      roleChangeRefusal(creator, { role: 'ROLE_CLIENT_LIST', ownRoles: true }),
+    ).toBe(OWN_ROLES_REFUSED);
   });
 });

@@ -11,6 +11,8 @@ export const ROLE_FAMILIES = {
   DELIVERY_ATTEMPT: VERBS,
   ROUTE: VERBS,
   PRICING: VERBS,
+  // Reading the audit log: there is nothing to create, change or delete there (issue 12).
+  AUDIT: ['LIST'],
 } as const;
 
 export type RoleFamily = keyof typeof ROLE_FAMILIES;
@@ -26,7 +28,6 @@ export const ROLES: readonly string[] = [
     verbs.map((verb) => `ROLE_${family}_${verb}`),
   ),
   SMS_CREATE_ROLE,
-  AUDIT_LIST_ROLE,
 ].sort();
 
 const ROLE_SET = new Set(ROLES);
@@ -35,19 +36,28 @@ export function isKnownRole(role: string): boolean {
   return ROLE_SET.has(role);
 }
 
-/** The roles any of which grants `verb` on `family`: the family's ADMIN role or the verb role. */
+/**
+ * The roles any of which grants `verb` on `family`: the family's ADMIN role or the verb role,
+ * as far as the catalogue holds them (the AUDIT family has no ADMIN role).
+ */
 export function rolesGranting(family: RoleFamily, verb: RoleVerb): string[] {
-  return verb === 'ADMIN'
-    ? [`ROLE_${family}_ADMIN`]
-    : [`ROLE_${family}_ADMIN`, `ROLE_${family}_${verb}`];
+  const candidates =
+    verb === 'ADMIN'
+      ? [`ROLE_${family}_ADMIN`]
+      : [`ROLE_${family}_ADMIN`, `ROLE_${family}_${verb}`];
+  return candidates.filter(isKnownRole);
 }
 
-/** The families whose roles open an admin screen (clients, users, their roles, route splits); ROLE_AUDIT_LIST opens the audit log. */
+/**
+ * The families whose roles open an admin screen (clients, users, their roles, route splits,
+ * the audit log).
+ */
 const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
   'CLIENT',
   'USER',
   'USERROLE',
   'ROUTE',
+  'AUDIT',
 ];
 
 /**
@@ -57,9 +67,32 @@ const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
 export function opensAdminArea(roles: readonly string[]): boolean {
   return roles.some(
     (role) =>
-      role === AUDIT_LIST_ROLE ||
       ADMIN_AREA_FAMILIES.some(
         (family) => isKnownRole(role) && role.startsWith(`ROLE_${family}_`),
       ),
   );
+}
+
+/** Holds every power over roles: granting any role, and changing one's own. */
+export const USERROLE_ADMIN_ROLE = 'ROLE_USERROLE_ADMIN';
+
+export const OWN_ROLES_REFUSED =
+  'Only a holder of ROLE_USERROLE_ADMIN can change their own roles';
+export const UNHELD_ROLE_REFUSED =
+  'Granting or removing a role you do not hold needs ROLE_USERROLE_ADMIN';
+
+/**
+ * The escalation rule (issue 9): granting or removing a role the caller does not hold needs
+ * ROLE_USERROLE_ADMIN, and only its holders change their own roles. Answers why a change is
+ * refused, or null when it is allowed. The server enforces it; the console uses it to offer
+ * only what the caller may grant.
+ */
+export function roleChangeRefusal(
+  callerRoles: readonly string[],
+  change: { role: string; ownRoles: boolean },
+): string | null {
+  if (callerRoles.includes(USERROLE_ADMIN_ROLE)) return null;
+  if (change.ownRoles) return OWN_ROLES_REFUSED;
+  if (!callerRoles.includes(change.role)) return UNHELD_ROLE_REFUSED;
+  return null;
 }

@@ -131,7 +131,7 @@ describe('GET /api/admin/clients', () => {
     const ofA = await admin.get(`/api/admin/clients?userId=${a.user.id}`);
     expect(ofA.status).toBe(200);
     expect(ofA.body).toMatchObject({ total: 2, count: 30, offset: 0 });
-    expect(idsOf(ofA.body.clients)).toEqual([a1.id, a2.id]);
+    expect(idsOf(ofA.body.clients)).toEqual([a2.id, a1.id]); // newest first
     const all = await admin.get('/api/admin/clients?count=300');
     expect(idsOf(all.body.clients)).toEqual(
       expect.arrayContaining([a1.id, a2.id, b1.id]),

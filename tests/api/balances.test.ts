@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, registerUser } from '../support/http.ts';
+import { expectLedgerBalanced } from '../support/ledger.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 import { adminHttp, createClient, setRoles } from './fixtures.ts';
 
@@ -108,6 +109,7 @@ describe('POST /api/admin/clients/{clientId}/balances/{balanceId}/freecredit', (
       `/api/clients/${client.id}/balances/default`,
     );
     expect(balance.body.amount).toBe(12346.679);
+    await expectLedgerBalanced(server);
   });
 
   it.each([
@@ -204,5 +206,70 @@ describe('POST /api/admin/clients/{clientId}/balances/{balanceId}/freecredit', (
       (await http.get(`/api/clients/${client.id}/balances/default`)).body
         .amount,
     ).toBe(5);
+  });
+});
+
+describe('PUT /api/admin/clients/{clientId}/balances/{balanceId}', () => {
+  const thresholdPath = (clientId: string, balanceId = clientId) =>
+    `/api/admin/clients/${clientId}/balances/${balanceId}`;
+
+  it("sets minThreshold exactly; the customer's balance shows it", async () => {
+    const { http } = await registerUser(server.url);
+    const client = await createClient(http);
+    const admin = adminHttp(server.url);
+    const set = await admin.put(thresholdPath(client.id), {
+      minThreshold: '12.3456',
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      id: client.id,
+      amount: 0,
+      minThreshold: 12.3456,
+    });
+    const seen = await http.get(`/api/clients/${client.id}/balances/default`);
+    expect(seen.body.minThreshold).toBe(12.3456);
+    const zero = await admin.put(thresholdPath(client.id), { minThreshold: 0 });
+    expect(zero.body.minThreshold).toBe(0);
+  });
+
+  it.each([[-1], ['-0.01'], ['1.00001'], ['abc'], [null], [{}]])(
+    'refuses minThreshold %j with 400 and changes nothing',
+    async (minThreshold) => {
+      const { http } = await registerUser(server.url);
+      const client = await createClient(http);
+      const answer = await adminHttp(server.url).put(thresholdPath(client.id), {
+        minThreshold,
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toMatch(
+        /Threshold must be a decimal of at least 0 with at most 4 decimal places/,
+      );
+      const balance = await http.get(
+        `/api/clients/${client.id}/balances/default`,
+      );
+      expect(balance.body.minThreshold).toBe(0);
+    },
+  );
+
+  it('answers 404 for an unknown client or a balance of another client', async () => {
+    const { http } = await registerUser(server.url);
+    const a = await createClient(http);
+    const b = await createClient(http);
+    const admin = adminHttp(server.url);
+    const body = { minThreshold: 1 };
+    expect((await admin.put(thresholdPath(UNKNOWN), body)).status).toBe(404);
+    expect((await admin.put(thresholdPath(a.id, b.id), body)).status).toBe(404);
+    expect((await admin.put(thresholdPath('x'), body)).status).toBe(400);
+  });
+
+  it('needs ROLE_CLIENT_UPDATE or ROLE_CLIENT_ADMIN (403 with ROLE_CLIENT_VIEW)', async () => {
+    const owner = await registerUser(server.url);
+    const client = await createClient(owner.http);
+    const staff = await registerUser(server.url);
+    await setRoles(server.url, staff.user.id, ['ROLE_CLIENT_VIEW']);
+    const path = thresholdPath(client.id);
+    expect((await staff.http.put(path, { minThreshold: 1 })).status).toBe(403);
+    await setRoles(server.url, staff.user.id, ['ROLE_CLIENT_UPDATE']);
+    expect((await staff.http.put(path, { minThreshold: 1 })).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../support/http.ts';
+import { expectLedgerBalanced } from '../support/ledger.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 import { createClient } from './fixtures.ts';
 
@@ -53,6 +54,8 @@ describe('POST /api/clients', () => {
     const refused = answers.filter((a) => a.status !== 201);
     expect(created).toHaveLength(30);
     expect(refused).toHaveLength(20);
+    // Each created client has a balance at 0 and no ledger row: still accounted for.
+    await expectLedgerBalanced(server);
     for (const answer of refused) {
       expect(answer.status).toBe(409);
       expect(answer.body).toEqual({

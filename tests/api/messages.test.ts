@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, type HttpClient } from '../support/http.ts';
+import { expectLedgerBalanced } from '../support/ledger.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 import { clientHttp, createClient, giveCredit, setRoles } from './fixtures.ts';
 
@@ -198,6 +199,7 @@ describe('balance rules', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 402)).toHaveLength(20);
     expect(await balance()).toBe(0.02);
+    await expectLedgerBalanced(server);
   });
 
   it('keeps concurrent API client sends exact as well', async () => {
@@ -210,6 +212,7 @@ describe('balance rules', () => {
     expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
     expect(answers.filter((a) => a.status === 402)).toHaveLength(20);
     expect(await balance()).toBe(0);
+    await expectLedgerBalanced(server);
   });
 });
 

@@ -156,6 +156,8 @@ describe('adding and removing roles', () => {
   });
 });
 
+const GRANTED_ROLE = 'ROLE_PRICING_VIEW';
+
 /** Every admin call with a body that passes validation, and the role family and verb it needs. */
 function adminCalls(ids: {
   userId: string;
@@ -188,6 +190,14 @@ function adminCalls(ids: {
       'CLIENT',
       'UPDATE',
     ],
+    [
+      'PUT',
+      `/api/admin/clients/${clientId}/balances/${clientId}`,
+      { minThreshold: 2 },
+      'CLIENT',
+      'UPDATE',
+    ],
+    ['GET', '/api/admin/audit', undefined, 'AUDIT', 'LIST'],
     [
       'POST',
       '/api/admin/routes/split',
@@ -224,14 +234,14 @@ function adminCalls(ids: {
     [
       'POST',
       `/api/admin/users/${userId}/roles/add`,
-      { role: 'ROLE_PRICING_VIEW' },
+      { role: GRANTED_ROLE },
       'USERROLE',
       'CREATE',
     ],
     [
       'PUT',
       `/api/admin/users/${userId}/roles/remove`,
-      { role: 'ROLE_PRICING_VIEW' },
+      { role: GRANTED_ROLE },
       'USERROLE',
       'DELETE',
     ],
@@ -316,27 +326,33 @@ describe('the role matrix of /api/admin', () => {
     ([method, path, , family, verb], index) =>
       [`${method} ${path}`, family, verb, index] as const,
   );
-  const everyRole = [
-    ...new Set(
-      matrix.flatMap(([, f, v]) => [`ROLE_${f}_${v}`, `ROLE_${f}_ADMIN`]),
-    ),
-  ];
+  /** The roles that grant a call: the verb role and the family's ADMIN role, if it has one. */
+  const granting = (family: string, verb: string) =>
+    family === 'AUDIT'
+      ? [`ROLE_${family}_${verb}`]
+      : [`ROLE_${family}_${verb}`, `ROLE_${family}_ADMIN`];
+  const everyRole = [...new Set(matrix.flatMap(([, f, v]) => granting(f, v)))];
+  /*
+   * The role the role calls grant and remove: a caller without ROLE_USERROLE_ADMIN may only
+   * hand out roles they hold, so every caller holds it. It opens no admin call.
+   */
+  const GRANTED = GRANTED_ROLE;
 
   it.each(matrix)(
-    '%s needs ROLE_%s_%s or the family ADMIN role, and nothing else grants it',
+    '%s needs ROLE_%s_%s or the family ADMIN role (if any), and nothing else grants it',
     async (_label, family, verb, index) => {
       const caller = await registerUser(server.url);
       const attempt = async (roles: string[]) => {
         // Fresh ids per attempt, so deletes and role changes do not disturb the next one.
         const [method, path, body] = adminCalls(await target())[index]!;
-        await setRoles(server.url, caller.user.id, roles);
+        await setRoles(server.url, caller.user.id, [...roles, GRANTED]);
         return (await caller.http.request(method, path, body)).status;
       };
-      expect(await attempt([`ROLE_${family}_${verb}`])).toBeLessThan(300);
-      expect(await attempt([`ROLE_${family}_ADMIN`])).toBeLessThan(300);
+      for (const role of granting(family, verb)) {
+        expect(await attempt([role])).toBeLessThan(300);
+      }
       const others = everyRole.filter(
-        (role) =>
-          role !== `ROLE_${family}_${verb}` && role !== `ROLE_${family}_ADMIN`,
+        (role) => !granting(family, verb).includes(role),
       );
       expect(await attempt(others)).toBe(403);
     },
@@ -356,5 +372,127 @@ describe('the role matrix of /api/admin', () => {
       const answer = await admin.request(method, path, body);
       expect(answer.status, `${method} ${path}`).toBeLessThan(300);
     }
+  });
+});
+
+describe('who may grant or remove a role (issue 9: no escalation)', () => {
+  const OWN = 'Only a holder of ROLE_USERROLE_ADMIN can change their own roles';
+  const UNHELD =
+    'Granting or removing a role you do not hold needs ROLE_USERROLE_ADMIN';
+
+  /** A staff member holding exactly `roles`, and a plain customer to act on. */
+  async function staffAndTarget(roles: string[]) {
+    const staff = await registerUser(server.url);
+    await setRoles(server.url, staff.user.id, roles);
+    const target = await registerUser(server.url);
+    return { staff, target };
+  }
+
+  const rolesOf = async (userId: string) =>
+    namesOf(
+      (await adminHttp(server.url).get(`/api/admin/users/${userId}/roles`))
+        .body,
+    );
+
+  it('refuses ROLE_USERROLE_CREATE granting herself anything, with 403 and a message', async () => {
+    const { staff } = await staffAndTarget(['ROLE_USERROLE_CREATE']);
+    const self = `/api/admin/users/${staff.user.id}/roles`;
+    for (const role of [
+      'ROLE_USER_ADMIN',
+      'ROLE_USERROLE_ADMIN',
+      'ROLE_CLIENT_ADMIN',
+      'ROLE_USERROLE_CREATE',
+    ]) {
+      const answer = await staff.http.post(`${self}/add`, { role });
+      expect(answer.status).toBe(403);
+      expect(answer.body).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: OWN,
+      });
+    }
+    expect(await rolesOf(staff.user.id)).toEqual(['ROLE_USERROLE_CREATE']);
+  });
+
+  it('lets a role be granted to or removed from someone else only if the caller holds it', async () => {
+    const { staff, target } = await staffAndTarget([
+      'ROLE_USERROLE_CREATE',
+      'ROLE_USERROLE_DELETE',
+      'ROLE_CLIENT_LIST',
+    ]);
+    const path = `/api/admin/users/${target.user.id}/roles`;
+    const escalate = await staff.http.post(`${path}/add`, {
+      role: 'ROLE_USER_ADMIN',
+    });
+    expect(escalate.status).toBe(403);
+    expect(escalate.body.message).toBe(UNHELD);
+    expect(
+      (await staff.http.post(`${path}/add`, { role: 'ROLE_CLIENT_LIST' }))
+        .status,
+    ).toBe(200);
+    // The target holds ROLE_SMS_CREATE, which the caller does not: it stays.
+    const remove = await staff.http.put(`${path}/remove`, {
+      role: 'ROLE_SMS_CREATE',
+    });
+    expect(remove.status).toBe(403);
+    expect(remove.body.message).toBe(UNHELD);
+    expect(await rolesOf(target.user.id)).toEqual([
+      'ROLE_CLIENT_LIST',
+      'ROLE_SMS_CREATE',
+    ]);
+    expect(
+      (await staff.http.put(`${path}/remove`, { role: 'ROLE_CLIENT_LIST' }))
+        .status,
+    ).toBe(200);
+    expect(await rolesOf(target.user.id)).toEqual(['ROLE_SMS_CREATE']);
+  });
+
+  it('refuses removing her own roles without ROLE_USERROLE_ADMIN', async () => {
+    const { staff } = await staffAndTarget([
+      'ROLE_USERROLE_DELETE',
+      'ROLE_CLIENT_LIST',
+    ]);
+    const answer = await staff.http.put(
+      `/api/admin/users/${staff.user.id}/roles/remove`,
+      { role: 'ROLE_CLIENT_LIST' },
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.body.message).toBe(OWN);
+    expect(await rolesOf(staff.user.id)).toEqual([
+      'ROLE_CLIENT_LIST',
+      'ROLE_USERROLE_DELETE',
+    ]);
+  });
+
+  it('lets ROLE_USERROLE_ADMIN grant any role, to others and to herself, and remove her own', async () => {
+    const { staff, target } = await staffAndTarget(['ROLE_USERROLE_ADMIN']);
+    expect(
+      (
+        await staff.http.post(`/api/admin/users/${target.user.id}/roles/add`, {
+          role: 'ROLE_USER_ADMIN',
+        })
+      ).status,
+    ).toBe(200);
+    const self = `/api/admin/users/${staff.user.id}/roles`;
+    expect(
+      (await staff.http.post(`${self}/add`, { role: 'ROLE_CLIENT_ADMIN' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await staff.http.put(`${self}/remove`, { role: 'ROLE_CLIENT_ADMIN' }))
+        .status,
+    ).toBe(200);
+    expect(await rolesOf(staff.user.id)).toEqual(['ROLE_USERROLE_ADMIN']);
+  });
+
+  it("gives the console the caller's roles to offer only what may be granted", async () => {
+    const { staff } = await staffAndTarget([
+      'ROLE_USERROLE_CREATE',
+      'ROLE_CLIENT_LIST',
+    ]);
+    expect((await staff.http.get('/api/users/me')).body.roles).toEqual([
+      'ROLE_CLIENT_LIST',
+      'ROLE_USERROLE_CREATE',
+    ]);
   });
 });

@@ -8,9 +8,15 @@ import { startServer, type TestServer } from '../support/start-server.ts';
  * every registered /api route, so a route added later is checked without anyone remembering to.
  */
 
-/** The only calls an API client's id and secret may make (CONTRACT: its balance and messages). */
+/**
+ * The only calls an API client's id and secret may make (CONTRACT: its balance, with its
+ * ledger and usage, and messages).
+ */
 const CLIENT_CALLS = [
   'GET /api/clients/:id/balances/default',
+  'GET /api/clients/:clientId/balances/default/ledger',
+  'GET /api/clients/:clientId/balances/default/ledger.csv',
+  'GET /api/clients/:clientId/balances/default/usage',
   'POST /api/clients/:clientId/messages/sms',
 ];
 
@@ -85,6 +91,12 @@ describe('identity by scope', () => {
     expect(balance.status).toBe(200);
     const sms = await http.post(`/api/clients/${client.id}/messages/sms`, {});
     expect(sms.status).toBe(400);
+    for (const path of ['ledger', 'ledger.csv', 'usage']) {
+      const answer = await http.get(
+        `/api/clients/${client.id}/balances/default/${path}`,
+      );
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+    }
   });
 
   it('refuses every authenticated route without credentials (401)', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { isKnownRole } from '../../shared/roles.ts';
+import { recordThrottled } from '../audit/record.ts';
 import type { Deps } from '../deps.ts';
 import { tooManyRequests, unauthorized } from '../errors.ts';
 import {
@@ -70,6 +71,22 @@ async function verify(
   };
 }
 
+/** Records the lock in the audit log without delaying the answer; a failure is only logged. */
+function auditThrottled(
+  deps: Deps,
+  request: FastifyRequest,
+  account: string,
+  retryAfterSeconds: number,
+): void {
+  recordThrottled(deps.db, {
+    account,
+    ip: request.ip,
+    retryAfterSeconds,
+  }).catch((error: unknown) =>
+    request.log.error({ err: error }, 'could not audit a throttled login'),
+  );
+}
+
 /**
  * onRequest hook of the authenticated scopes: HTTP Basic with e-mail and password, or with a
  * client id and secret. Never answers `WWW-Authenticate: Basic` (browsers would pop up a box).
@@ -92,7 +109,13 @@ export function authenticate(deps: Deps) {
     if (wait > 0) throw tooManyRequests(wait);
     const verified = await verify(deps, username, password);
     if (!verified) {
+      // Read just around the count, with no await between: only the failure that sets a lock
+      // is audited, once per lock however many attempts race or are refused after it.
+      const wasLocked = deps.throttle.retryAfter(account, request.ip) > 0;
       deps.throttle.recordFailure(account, request.ip);
+      const locked = deps.throttle.retryAfter(account, request.ip);
+      if (!wasLocked && locked > 0)
+        auditThrottled(deps, request, account, locked);
       throw unauthorized('Invalid credentials');
     }
     deps.credentials.set(key, verified.principal, verified.subjects);

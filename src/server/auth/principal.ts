@@ -11,5 +11,12 @@ export type ClientPrincipal = {
   roles: string[];
 };
 
-/** Who is calling; services that change data take it as the actor (the audit records it). */
+/** Who is calling, as verified (and cached) by authentication. */
 export type Principal = UserPrincipal | ClientPrincipal;
+
+/**
+ * Who is calling and from which address: what services that change data take as `actor`, and
+ * what the audit records. Built per request by `actorOf`, never cached (the cached principal
+ * serves every address its credentials come from).
+ */
+export type Actor = Principal & { ip: string };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { authenticate } from './authenticate.ts';
-import type { Principal, UserPrincipal } from './principal.ts';
+import type { Actor, UserPrincipal } from './principal.ts';
 import { requireRole } from './require-role.ts';
 
 /**
@@ -55,14 +55,17 @@ export function adminScope(app: FastifyInstance): void {
   app.addHook('onRequest', requireRole);
 }
 
-/** The caller of an authenticated route: a user, or an API client acting for its owner. */
-export function actorOf(request: FastifyRequest): Principal {
+/**
+ * The caller of an authenticated route (a user, or an API client acting for its owner) with
+ * the request's address: the one way routes hand the acting principal to services.
+ */
+export function actorOf(request: FastifyRequest): Actor {
   if (!request.principal) throw unauthorized();
-  return request.principal;
+  return { ...request.principal, ip: request.ip };
 }
 
 /** The user calling a route of the user or admin scope (whose hook refused anyone else). */
-export function userOf(request: FastifyRequest): UserPrincipal {
+export function userOf(request: FastifyRequest): UserPrincipal & Actor {
   const actor = actorOf(request);
   if (actor.kind !== 'user') throw forbidden(API_CLIENT_REFUSED);
   return actor;

@@ -1,4 +1,5 @@
 import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 /** What repos need from a connection or a transaction: parameterised queries. */
@@ -22,7 +23,11 @@ export interface Db extends Queryable {
 const pgliteParsers = { [types.NUMERIC]: (value: string) => value };
 
 export async function openPglite(dataDir: string): Promise<Db> {
-  const lite = await PGlite.create(dataDir, { parsers: pgliteParsers });
+  // pg_trgm backs the admin search's index (migrations/004-accountability.sql).
+  const lite = await PGlite.create(dataDir, {
+    parsers: pgliteParsers,
+    extensions: { pg_trgm },
+  });
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(text: string, params?: unknown[]) {
       const result = await q.query<T>(text, params);

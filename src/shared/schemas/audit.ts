@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { IdSchema, ListMetaSchema, TimestampSchema } from './common.ts';
+import {
+  IdSchema,
+  ListMetaSchema,
+  pagingSchema,
+  TimestampSchema,
+} from './common.ts';
+import { DateOrTimeSchema } from './periods.ts';
+import { DEFAULT_PAGE_SIZE } from '../limits.ts';
 
-/** The audited actions (CONTRACT.md "Accountability"). */
+/** Every action the audit log records (CONTRACT.md, Accountability). */
 export const AUDIT_ACTIONS = [
   'credit.granted',
   'balance.threshold_changed',
@@ -15,38 +22,49 @@ export const AUDIT_ACTIONS = [
   'client.secret_reset',
   'auth.throttled',
 ] as const;
-export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
-export type AuditAction = z.infer<typeof AuditActionSchema>;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = ['user', 'client'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Only the fields that changed; never a password, secret or hash. */
-const ChangedFieldsSchema = z.record(z.string(), z.unknown()).nullable();
+const ChangeSchema = z.record(z.string(), z.unknown()).nullable();
 
 export const AuditEventSchema = z
   .object({
-    id: IdSchema,
-    action: AuditActionSchema,
+    id: z.string(),
+    action: z.enum(AUDIT_ACTIONS),
+    /** Null when nobody was signed in (a throttled login). */
     actorUserId: IdSchema.nullable(),
     actorEmail: z.string().nullable(),
-    targetType: z.enum(['client', 'user']),
-    targetId: z.string(),
-    before: ChangedFieldsSchema,
-    after: ChangedFieldsSchema,
+    targetType: z.enum(AUDIT_TARGET_TYPES),
+    /** Null when the target is not known (a throttled login for an unknown e-mail). */
+    targetId: IdSchema.nullable(),
+    before: ChangeSchema,
+    after: ChangeSchema,
     ip: z.string().nullable(),
     dateCreated: TimestampSchema,
   })
   .meta({ id: 'AuditEvent' });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 
-/** A page of the audit log, newest first. */
-export const AuditPageSchema = ListMetaSchema.extend({
+export const AuditListSchema = ListMetaSchema.extend({
   events: z.array(AuditEventSchema),
-}).meta({ id: 'AuditPage' });
-export type AuditPage = z.infer<typeof AuditPageSchema>;
+});
+export type AuditList = z.infer<typeof AuditListSchema>;
+
+export const AuditQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend({
+  action: z.enum(AUDIT_ACTIONS, { message: 'Unknown action' }).optional(),
+  actorUserId: IdSchema.optional(),
+  targetId: IdSchema.optional(),
+  since: DateOrTimeSchema.optional(),
+  until: DateOrTimeSchema.optional(),
+});
 
 /** The console's audit-log filters as typed: blanks mean "any". Days are UTC. */
 export const AuditFilterSchema = z
   .object({
-    action: z.union([z.literal(''), AuditActionSchema]),
+    action: z.union([z.literal(''), z.enum(AUDIT_ACTIONS)]),
     actorUserId: z.union([
       z.literal(''),
       z.uuid({ message: 'Enter a whole user ID' }),

@@ -66,3 +66,15 @@ export const ListMetaSchema = z.object({
 
 /** Money is a JSON number carrying the exact decimal value (at most 15 significant digits). */
 export const AmountSchema = z.number();
+
+/** A search box's text (`q`): trimmed; blank means no search. */
+export const SearchTextSchema = z
+  .string()
+  .trim()
+  .max(100, 'Search text is too long')
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  .refine((text) => !/[\u0000-\u001f\u007f]/.test(text), {
+    message: 'Search text cannot hold control characters',
+  })
+  .optional()
+  .transform((text) => (text ? text : undefined));

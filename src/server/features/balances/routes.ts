@@ -1,8 +1,15 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   BalanceSchema,
   FreeCreditSchema,
+  LedgerCsvQuerySchema,
+  LedgerQuerySchema,
+  LedgerSchema,
+  UpdateBalanceSchema,
+  UsageQuerySchema,
+  UsageSchema,
 } from '../../../shared/schemas/balances.ts';
 import { IdParamsSchema, IdSchema } from '../../../shared/schemas/common.ts';
 import { actorOf, ownerOfClientCall } from '../../auth/scopes.ts';
@@ -12,7 +19,7 @@ import * as service from './service.ts';
 
 const tags = ['balances'];
 const ClientParamsSchema = z.object({ clientId: IdSchema });
-const CreditParamsSchema = z.object({
+const BalanceParamsSchema = z.object({
   clientId: IdSchema,
   balanceId: IdSchema,
 });
@@ -40,6 +47,99 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
           deps,
           id,
           ownerOfClientCall(request, id),
+        );
+      },
+    );
+
+    app.get(
+      '/clients/:clientId/balances/default/ledger',
+      {
+        schema: {
+          tags,
+          summary:
+            "A client's ledger, newest first: every credit, debit and refund with the balance after it",
+          params: ClientParamsSchema,
+          querystring: LedgerQuerySchema,
+          response: {
+            200: LedgerSchema,
+            ...errorResponses(400, 401, 404),
+          },
+        },
+      },
+      async (request) => {
+        const { clientId } = request.params;
+        const { count, offset, ...filter } = request.query;
+        const page = { count, offset };
+        return {
+          ...(await service.getLedger(
+            deps,
+            clientId,
+            ownerOfClientCall(request, clientId),
+            filter,
+            page,
+          )),
+          ...page,
+        };
+      },
+    );
+
+    app.get(
+      '/clients/:clientId/balances/default/ledger.csv',
+      {
+        schema: {
+          tags,
+          summary:
+            "A client's whole ledger as CSV (text/csv), newest first, with the same filters",
+          params: ClientParamsSchema,
+          querystring: LedgerCsvQuerySchema,
+          produces: ['text/csv'],
+          response: {
+            // A stream: Fastify pipes it as it is, never through the serializer.
+            200: z.unknown().describe('CSV, a header then one line per entry'),
+            ...errorResponses(400, 401, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { clientId } = request.params;
+        const lines = await service.ledgerCsv(
+          deps,
+          clientId,
+          ownerOfClientCall(request, clientId),
+          request.query,
+        );
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="ledger-${clientId}.csv"`,
+          )
+          .send(Readable.from(lines));
+      },
+    );
+
+    app.get(
+      '/clients/:clientId/balances/default/usage',
+      {
+        schema: {
+          tags,
+          summary:
+            'Messages, segments and amount spent per UTC day (default the last 30 days)',
+          params: ClientParamsSchema,
+          querystring: UsageQuerySchema,
+          response: {
+            200: UsageSchema,
+            ...errorResponses(400, 401, 404),
+          },
+        },
+      },
+      async (request) => {
+        const { clientId } = request.params;
+        return service.getUsage(
+          deps,
+          clientId,
+          ownerOfClientCall(request, clientId),
+          request.query,
         );
       },
     );
@@ -74,8 +174,8 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            'Add free credit (a positive decimal, at most 4 places); recorded in the ledger',
-          params: CreditParamsSchema,
+            'Add free credit (a positive decimal, at most 4 places) with an optional reason; recorded in the ledger',
+          params: BalanceParamsSchema,
           body: FreeCreditSchema,
           response: {
             200: BalanceSchema,
@@ -86,7 +186,30 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) =>
         service.grantFreeCredit(deps, actorOf(request), {
           ...request.params,
-          amount: request.body.amount,
+          ...request.body,
+        }),
+    );
+
+    app.put(
+      '/clients/:clientId/balances/:balanceId',
+      {
+        config: { role: { family: 'CLIENT', verb: 'UPDATE' } },
+        schema: {
+          tags,
+          summary:
+            'Set the low-balance warning level `minThreshold` (a decimal ≥ 0, at most 4 places)',
+          params: BalanceParamsSchema,
+          body: UpdateBalanceSchema,
+          response: {
+            200: BalanceSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.setThreshold(deps, actorOf(request), {
+          ...request.params,
+          ...request.body,
         }),
     );
   };

@@ -11,6 +11,7 @@ import {
   IdParamsSchema,
   IdSchema,
   pagingSchema,
+  SearchTextSchema,
 } from '../../../shared/schemas/common.ts';
 import { actorOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
@@ -20,6 +21,7 @@ import * as service from './service.ts';
 const tags = ['admin: clients'];
 const AdminClientQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend({
   userId: IdSchema.optional(),
+  q: SearchTextSchema,
 });
 
 /** Every user's clients, for admins; the same rules as the customer calls (limit of 30). */
@@ -78,15 +80,16 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         config: { role: { family: 'CLIENT', verb: 'LIST' } },
         schema: {
           tags,
-          summary: "List every client, or one user's clients",
+          summary:
+            "List every client, or one user's, newest first; `q` searches the name (any case) or the exact id",
           querystring: AdminClientQuerySchema,
           response: { 200: ClientListSchema, ...errorResponses(400, 401, 403) },
         },
       },
       async (request) => {
-        const { userId, ...page } = request.query;
+        const { userId, q, ...page } = request.query;
         return {
-          ...(await service.listClients(deps, { userId }, page)),
+          ...(await service.searchClients(deps, { userId, q }, page)),
           ...page,
         };
       },

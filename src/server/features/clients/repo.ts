@@ -1,6 +1,7 @@
 import type { Client } from '../../../shared/schemas/clients.ts';
 import type { Queryable } from '../../db/client.ts';
 import { selectPage } from '../../db/paging.ts';
+import { asId, containsPattern } from '../../db/search.ts';
 
 interface ClientRow {
   id: string;
@@ -50,32 +51,52 @@ export async function insertClient(
   return toClient(row!);
 }
 
-/** A client by id; with `userId`, only if that user owns it. */
+/**
+ * A client by id; with `userId`, only if that user owns it. `forUpdate` locks the row until
+ * the transaction ends, so a change's "before" stays true until it is written.
+ */
 export async function findClient(
   q: Queryable,
   id: string,
   userId?: string,
+  forUpdate = false,
 ): Promise<Client | undefined> {
   const [row] = await q.query<ClientRow>(
-    `SELECT ${COLUMNS} FROM clients WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)`,
+    `SELECT ${COLUMNS} FROM clients WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)
+     ${forUpdate ? 'FOR UPDATE' : ''}`,
     [id, userId ?? null],
   );
   return row && toClient(row);
 }
 
+/**
+ * A page of clients: one user's with `userId`; with `q`, those whose name holds it (any case)
+ * or whose id it is (the trigram index of migrations/004 serves the name). Admin lists are
+ * newest first; a customer's own list keeps the order the clients were made in.
+ */
 export async function listClients(
   q: Queryable,
-  filter: { userId?: string | undefined },
+  filter: { userId?: string | undefined; q?: string | undefined },
   page: { count: number; offset: number },
+  order: 'oldest-first' | 'newest-first' = 'oldest-first',
 ): Promise<{ clients: Client[]; total: number }> {
+  const search = filter.q;
   const { items, total } = await selectPage(
     q,
     {
       columns: COLUMNS,
       from: 'clients',
-      where: '($1::uuid IS NULL OR user_id = $1)',
-      params: [filter.userId ?? null],
-      orderBy: 'date_created, id',
+      where: `($1::uuid IS NULL OR user_id = $1)
+        AND ($2::text IS NULL OR lower(name) LIKE $2 OR id = $3::uuid)`,
+      params: [
+        filter.userId ?? null,
+        search ? containsPattern(search) : null,
+        asId(search),
+      ],
+      orderBy:
+        order === 'newest-first'
+          ? 'date_created DESC, id DESC'
+          : 'date_created, id',
     },
     page,
     toClient,
@@ -123,14 +144,15 @@ export async function updateClientSecret(
   return row && toClient(row);
 }
 
+/** Deletes one of a user's clients; answers what was deleted, undefined when none was. */
 export async function deleteClient(
   q: Queryable,
   id: string,
   userId: string,
-): Promise<boolean> {
-  const rows = await q.query(
-    'DELETE FROM clients WHERE id = $1 AND user_id = $2 RETURNING id',
+): Promise<Client | undefined> {
+  const [row] = await q.query<ClientRow>(
+    `DELETE FROM clients WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
     [id, userId],
   );
-  return rows.length > 0;
+  return row && toClient(row);
 }

@@ -7,7 +7,8 @@ import type {
   ClientWithSecret,
 } from '../../../shared/schemas/clients.ts';
 import { generateSecret, hashSecret } from '../../auth/passwords.ts';
-import type { Principal } from '../../auth/principal.ts';
+import { recordAudit } from '../../audit/record.ts';
+import type { Actor } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { conflict, notFound } from '../../errors.ts';
 import * as repo from './repo.ts';
@@ -23,7 +24,7 @@ import * as repo from './repo.ts';
  */
 export async function createClient(
   deps: Deps,
-  _actor: Principal,
+  actor: Actor,
   input: { userId: string; name: string },
 ): Promise<ClientWithSecret> {
   const secret = generateSecret();
@@ -37,6 +38,13 @@ export async function createClient(
       secretHash: hashSecret(secret),
     });
     await repo.insertDefaultBalance(tx, created.id, deps.config.currency);
+    await recordAudit(tx, {
+      action: 'client.created',
+      actor,
+      targetType: 'client',
+      targetId: created.id,
+      after: { name: created.name, userId: created.userId },
+    });
     return created;
   });
   return { ...client, secret };
@@ -52,51 +60,93 @@ export async function getClient(
   return client;
 }
 
+/** A customer's own clients, in the order they were made. */
 export async function listClients(
   deps: Deps,
-  filter: { userId?: string | undefined },
+  filter: { userId: string },
   page: { count: number; offset: number },
 ): Promise<{ clients: Client[]; total: number }> {
   return repo.listClients(deps.db, filter, page);
 }
 
+/** Staff's list: every client or one user's, searched by `q`, newest first. */
+export async function searchClients(
+  deps: Deps,
+  filter: { userId?: string | undefined; q?: string | undefined },
+  page: { count: number; offset: number },
+): Promise<{ clients: Client[]; total: number }> {
+  return repo.listClients(deps.db, filter, page, 'newest-first');
+}
+
 export async function renameClient(
   deps: Deps,
-  _actor: Principal,
+  actor: Actor,
   clientId: string,
   name: string,
   ownerId?: string,
 ): Promise<Client> {
-  const client = await repo.renameClient(deps.db, clientId, name, ownerId);
-  if (!client) throw notFound('Client');
-  return client;
+  return deps.db.transaction(async (tx) => {
+    const before = await repo.findClient(tx, clientId, ownerId, true);
+    if (!before) throw notFound('Client');
+    const client = await repo.renameClient(tx, clientId, name, ownerId);
+    if (!client) throw notFound('Client');
+    if (before.name !== client.name) {
+      await recordAudit(tx, {
+        action: 'client.renamed',
+        actor,
+        targetType: 'client',
+        targetId: clientId,
+        before: { name: before.name },
+        after: { name: client.name },
+      });
+    }
+    return client;
+  });
 }
 
 export async function resetSecret(
   deps: Deps,
-  _actor: Principal,
+  actor: Actor,
   clientId: string,
   ownerId: string,
 ): Promise<ClientWithSecret> {
   const secret = generateSecret();
-  const client = await repo.updateClientSecret(
-    deps.db,
-    clientId,
-    hashSecret(secret),
-    ownerId,
-  );
-  if (!client) throw notFound('Client');
+  const client = await deps.db.transaction(async (tx) => {
+    const updated = await repo.updateClientSecret(
+      tx,
+      clientId,
+      hashSecret(secret),
+      ownerId,
+    );
+    if (!updated) throw notFound('Client');
+    await recordAudit(tx, {
+      action: 'client.secret_reset',
+      actor,
+      targetType: 'client',
+      targetId: clientId,
+    });
+    return updated;
+  });
   deps.credentials.forget(clientId);
   return { ...client, secret };
 }
 
 export async function deleteClient(
   deps: Deps,
-  _actor: Principal,
+  actor: Actor,
   clientId: string,
   ownerId: string,
 ): Promise<void> {
-  if (!(await repo.deleteClient(deps.db, clientId, ownerId)))
-    throw notFound('Client');
+  await deps.db.transaction(async (tx) => {
+    const deleted = await repo.deleteClient(tx, clientId, ownerId);
+    if (!deleted) throw notFound('Client');
+    await recordAudit(tx, {
+      action: 'client.deleted',
+      actor,
+      targetType: 'client',
+      targetId: clientId,
+      before: { name: deleted.name, userId: deleted.userId },
+    });
+  });
   deps.credentials.forget(clientId);
 }

@@ -3,6 +3,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';
 import {
   IdParamsSchema,
   pagingSchema,
+  SearchTextSchema,
 } from '../../../shared/schemas/common.ts';
 import {
   UpdateUserSchema,
@@ -15,6 +16,9 @@ import { actorOf } from '../../auth/scopes.ts';
 import * as service from './service.ts';
 
 const tags = ['admin: users'];
+const AdminUserQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend({
+  q: SearchTextSchema,
+});
 
 /** Every user's profile, for admins. */
 export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
@@ -25,15 +29,16 @@ export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
         config: { role: { family: 'USER', verb: 'LIST' } },
         schema: {
           tags,
-          summary: 'List users',
-          querystring: pagingSchema(DEFAULT_PAGE_SIZE),
+          summary:
+            'List users, newest first; `q` searches e-mail, names and organization (any case)',
+          querystring: AdminUserQuerySchema,
           response: { 200: UserListSchema, ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) => ({
-        ...(await service.listUsers(deps, request.query)),
-        ...request.query,
-      }),
+      async (request) => {
+        const { q, ...page } = request.query;
+        return { ...(await service.listUsers(deps, { q }, page)), ...page };
+      },
     );
 
     app.get(

@@ -6,6 +6,7 @@ import {
 } from '../../auth/repo.ts';
 import type { Queryable } from '../../db/client.ts';
 import { selectPage } from '../../db/paging.ts';
+import { containsPattern } from '../../db/search.ts';
 
 export interface NewUser {
   email: string;
@@ -30,12 +31,14 @@ export async function insertUser(q: Queryable, user: NewUser): Promise<User> {
   return toUser(row!);
 }
 
+/** A user by id; `forUpdate` locks the row until the transaction ends. */
 export async function findUserById(
   q: Queryable,
   id: string,
+  forUpdate = false,
 ): Promise<User | undefined> {
   const [row] = await q.query<UserRow>(
-    `SELECT ${COLUMNS} FROM users WHERE id = $1`,
+    `SELECT ${COLUMNS} FROM users WHERE id = $1 ${forUpdate ? 'FOR UPDATE' : ''}`,
     [id],
   );
   return row && toUser(row);
@@ -84,8 +87,17 @@ export async function updatePasswordHash(
   );
 }
 
+/**
+ * The text a user search looks in: e-mail, full name and organization, lower case, joined by a
+ * control character no search text holds (so a match never spans two fields). The trigram
+ * index of migrations/004-accountability.sql is built on this very expression.
+ */
+const SEARCHED = `lower(email || chr(31) || first_name || ' ' || last_name || chr(31) || organization)`;
+
+/** A page of users, newest first (ties by id); with `q`, those whose fields hold it. */
 export async function listUsers(
   q: Queryable,
+  filter: { q?: string | undefined },
   page: { count: number; offset: number },
 ): Promise<{ users: User[]; total: number }> {
   const { items, total } = await selectPage(
@@ -93,9 +105,9 @@ export async function listUsers(
     {
       columns: COLUMNS,
       from: 'users',
-      where: 'true',
-      params: [],
-      orderBy: 'date_created, id',
+      where: `($1::text IS NULL OR ${SEARCHED} LIKE $1)`,
+      params: [filter.q ? containsPattern(filter.q) : null],
+      orderBy: 'date_created DESC, id DESC',
     },
     page,
     toUser,

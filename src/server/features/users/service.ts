@@ -4,7 +4,8 @@ import type {
   User,
 } from '../../../shared/schemas/users.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
-import type { Principal } from '../../auth/principal.ts';
+import { changedFields, recordAudit } from '../../audit/record.ts';
+import type { Actor } from '../../auth/principal.ts';
 import { addUserRoles, findCredentialsByEmail } from '../../auth/repo.ts';
 import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -50,33 +51,57 @@ export async function getUser(deps: Deps, userId: string): Promise<User> {
   return user;
 }
 
+/** Staff's list of users, newest first; `q` searches e-mail, names and organization. */
 export async function listUsers(
   deps: Deps,
+  filter: { q?: string | undefined },
   page: { count: number; offset: number },
 ): Promise<{ users: User[]; total: number }> {
-  return repo.listUsers(deps.db, page);
+  return repo.listUsers(deps.db, filter, page);
 }
 
-/** Changes a profile: the actor's own (My User) or, for staff, anyone's. */
+const PROFILE_FIELDS = [
+  'firstName',
+  'lastName',
+  'organization',
+  'email',
+] as const;
+
+/** Changes a profile: the actor's own (My User) or, for staff, anyone's; audited when changed. */
 export async function updateProfile(
   deps: Deps,
-  _actor: Principal,
+  actor: Actor,
   userId: string,
   change: repo.ProfileChange,
 ): Promise<User> {
   const user = await withUniqueEmail(() =>
-    repo.updateUser(deps.db, userId, change),
+    deps.db.transaction(async (tx) => {
+      const before = await repo.findUserById(tx, userId, true);
+      if (!before) throw notFound('User');
+      const after = await repo.updateUser(tx, userId, change);
+      if (!after) throw notFound('User');
+      const diff = changedFields(before, after, PROFILE_FIELDS);
+      if (diff) {
+        await recordAudit(tx, {
+          action: 'user.updated',
+          actor,
+          targetType: 'user',
+          targetId: userId,
+          ...diff,
+        });
+      }
+      return after;
+    }),
   );
-  if (!user) throw notFound('User');
   // The cached principal holds the profile, and the e-mail is part of the credentials.
   deps.credentials.forget(userId);
   return user;
 }
 
-/** Changes the actor's own password, after checking the current one. */
+/** Changes the actor's own password, after checking the current one; audited, never shown. */
 export async function changePassword(
   deps: Deps,
-  actor: Principal,
+  actor: Actor,
   input: ChangePasswordInput,
 ): Promise<void> {
   const userId = actor.user.id;
@@ -85,11 +110,16 @@ export async function changePassword(
   if (!(await verifyPassword(input.currentPassword, stored))) {
     throw unprocessable('Invalid current password');
   }
-  await repo.updatePasswordHash(
-    deps.db,
-    userId,
-    await hashPassword(input.newPassword),
-  );
+  const passwordHash = await hashPassword(input.newPassword);
+  await deps.db.transaction(async (tx) => {
+    await repo.updatePasswordHash(tx, userId, passwordHash);
+    await recordAudit(tx, {
+      action: 'user.password_changed',
+      actor,
+      targetType: 'user',
+      targetId: userId,
+    });
+  });
   deps.credentials.forget(userId);
 }
 

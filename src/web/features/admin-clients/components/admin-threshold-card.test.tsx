@@ -46,7 +46,7 @@ describe('admin threshold card', () => {
       await user.click(card.getByRole('button', { name: 'Save Threshold' }));
       expect(
         await card.findByText(
-          'Enter an amount of 0 or more, such as 5 or 12.50.',
+          'Threshold must be a decimal of at least 0 with at most 4 decimal places',
         ),
       ).toBeInTheDocument();
       expect(field).toHaveAttribute('aria-invalid', 'true');

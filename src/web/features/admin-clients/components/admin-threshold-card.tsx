@@ -3,9 +3,9 @@ import { useForm } from 'react-hook-form';
 import { formatAmount, formatMoney } from '../../../../shared/money';
 import type { Balance } from '../../../../shared/schemas/balances';
 import {
-  UpdateThresholdSchema,
-  type UpdateThresholdInput,
-} from '../../../../shared/schemas/ledger';
+  UpdateBalanceSchema,
+  type UpdateBalanceInput,
+} from '../../../../shared/schemas/balances';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
@@ -63,8 +63,8 @@ function ThresholdForm({
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<UpdateThresholdInput, unknown, { minThreshold: string }>({
-    resolver: zodResolver(UpdateThresholdSchema),
+  } = useForm<UpdateBalanceInput, unknown, { minThreshold: string }>({
+    resolver: zodResolver(UpdateBalanceSchema),
     defaultValues: { minThreshold: formatAmount(balance.minThreshold) },
   });
 

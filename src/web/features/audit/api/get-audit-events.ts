@@ -4,7 +4,7 @@ import {
   useQuery,
 } from '@tanstack/react-query';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
-import type { AuditFilter, AuditPage } from '../../../../shared/schemas/audit';
+import type { AuditFilter, AuditList } from '../../../../shared/schemas/audit';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -16,9 +16,9 @@ export interface AuditQuery extends AuditFilter {
  * A page of the audit log, newest first: 30 at `offset` matching the filters. The days of the
  * filter are UTC and both included, so they are sent as the first and last moment of the day.
  */
-export async function getAuditEvents(query: AuditQuery): Promise<AuditPage> {
+export async function getAuditEvents(query: AuditQuery): Promise<AuditList> {
   return unwrap(
-    await api.get<AuditPage>('/admin/audit', {
+    await api.get<AuditList>('/admin/audit', {
       query: {
         count: DEFAULT_PAGE_SIZE,
         offset: query.offset,

@@ -47,15 +47,20 @@ export function AuditChange({ event }: { event: AuditEvent }) {
 }
 
 function Target({ event }: { event: AuditEvent }) {
+  const { targetId } = event;
+  // A throttled login for an unknown e-mail has no target to link to.
+  if (targetId === null) {
+    return <span className="muted">{event.targetType}</span>;
+  }
   const to =
     event.targetType === 'client'
-      ? paths.adminClient(event.targetId)
-      : paths.adminUser(event.targetId);
+      ? paths.adminClient(targetId)
+      : paths.adminUser(targetId);
   return (
     <>
       <span className="muted">{event.targetType}</span>{' '}
       <Link className="mono" to={to}>
-        {event.targetId}
+        {targetId}
       </Link>
     </>
   );

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { LedgerKind } from '../../../../shared/schemas/ledger';
+import type { LedgerKind } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
 import { saveTextFile } from '../../../lib/download';
 

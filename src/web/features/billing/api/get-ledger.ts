@@ -3,7 +3,7 @@ import {
   queryOptions,
   useQuery,
 } from '@tanstack/react-query';
-import type { LedgerKind, LedgerPage } from '../../../../shared/schemas/ledger';
+import type { LedgerKind, Ledger } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -22,9 +22,9 @@ export async function getLedger({
   clientId,
   kind,
   offset,
-}: LedgerQuery): Promise<LedgerPage> {
+}: LedgerQuery): Promise<Ledger> {
   return unwrap(
-    await api.get<LedgerPage>(
+    await api.get<Ledger>(
       `/clients/${encodeURIComponent(clientId)}/balances/default/ledger`,
       {
         query: { count: HISTORY_PAGE_SIZE, offset, kind },

@@ -3,7 +3,7 @@ import {
   queryOptions,
   useQuery,
 } from '@tanstack/react-query';
-import type { Usage } from '../../../../shared/schemas/ledger';
+import type { Usage } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LedgerEntry } from '../../../../shared/schemas/ledger';
+import type { LedgerEntry } from '../../../../shared/schemas/balances';
 import { mockApi } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
@@ -35,6 +35,8 @@ function credit(n: number): LedgerEntry {
     balanceAfter: 10 * n,
     reason: n === 25 ? 'Welcome credit' : null,
     messageId: null,
+    recipient: null,
+    segments: null,
     dateCreated: '2026-11-20T10:00:00.000Z',
   };
 }
@@ -48,6 +50,8 @@ const debit: LedgerEntry = {
   balanceAfter: 249.9,
   reason: null,
   messageId,
+  recipient: '31612345678',
+  segments: 2,
   dateCreated: '2026-11-21T10:00:00.000Z',
 };
 

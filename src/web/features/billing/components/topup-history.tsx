@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatMoney } from '../../../../shared/money';
-import type { LedgerKind } from '../../../../shared/schemas/ledger';
+import type { LedgerKind } from '../../../../shared/schemas/balances';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { TableSkeleton } from '../../../components/ui/table-skeleton';

@@ -1,6 +1,6 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { UsageDay } from '../../../../shared/schemas/ledger';
+import type { UsageDay } from '../../../../shared/schemas/balances';
 
 /** uPlot's columns: UTC midnights in seconds, messages per day, amount per day. */
 export function usageChartData(days: readonly UsageDay[]): uPlot.AlignedData {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatMoney } from '../../../../shared/money';
-import type { UsageDay } from '../../../../shared/schemas/ledger';
+import type { UsageDay } from '../../../../shared/schemas/balances';
 
 /**
  * The per-day chart of messages and amount, with its text alternative: a summary sentence and

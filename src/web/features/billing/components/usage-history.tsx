@@ -6,7 +6,7 @@ import {
   UsagePeriodSchema,
   type LedgerEntry,
   type UsagePeriod,
-} from '../../../../shared/schemas/ledger';
+} from '../../../../shared/schemas/balances';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
