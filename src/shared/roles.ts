@@ -65,11 +65,10 @@ const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
  * offers the "Admin" entry. The server still decides every call on its own.
  */
 export function opensAdminArea(roles: readonly string[]): boolean {
-  return roles.some(
-    (role) =>
-      ADMIN_AREA_FAMILIES.some(
-        (family) => isKnownRole(role) && role.startsWith(`ROLE_${family}_`),
-      ),
+  return roles.some((role) =>
+    ADMIN_AREA_FAMILIES.some(
+      (family) => isKnownRole(role) && role.startsWith(`ROLE_${family}_`),
+    ),
   );
 }
 
