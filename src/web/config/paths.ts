@@ -6,6 +6,7 @@ export const paths = {
   quickstart: '/quickstart',
   messaging: '/messaging',
   sms: '/messaging/sms',
+  messageLog: '/messaging/log',
   billing: '/billing',
   billingBalance: '/billing/balance',
   paymentMethods: '/billing/paymentMethods',

@@ -23,6 +23,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** Every call except registration and the public config carries authorization (spec §6). */
   auth?: boolean;
+  /** 'text' for an answer that is not JSON (a CSV file): an ok body is its text, as is. */
+  responseType?: 'json' | 'text';
 }
 
 function basicAuth(email: string, password: string): string {
@@ -72,7 +74,11 @@ export async function apiRequest<T = unknown>(
   options: RequestOptions = {},
 ): Promise<ApiResponse<T>> {
   const url = buildUrl(path, options.query);
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const text = options.responseType === 'text';
+  // An error answer is JSON either way ({statusCode, error, message}).
+  const headers: Record<string, string> = {
+    Accept: text ? 'text/*, application/json' : 'application/json',
+  };
   if (options.auth !== false) {
     const credentials = getCredentials();
     if (!credentials) throw new Error('Not logged in');
@@ -91,7 +97,9 @@ export async function apiRequest<T = unknown>(
     console.warn(`Network error for ${url}`, error);
     throw error;
   }
-  const body = (await parseBody(response)) as T;
+  const body = (
+    text && response.ok ? await response.text() : await parseBody(response)
+  ) as T;
   if (!response.ok) {
     console.warn(`Received ${response.status} for ${url}`);
     if (response.status === 401 || response.status === 403) {

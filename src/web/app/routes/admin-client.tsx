@@ -8,10 +8,14 @@ import { useAdminClient } from '../../features/admin-clients/api/get-admin-clien
 import { AdminBalanceCard } from '../../features/admin-clients/components/admin-balance-card';
 import { AdminClientCard } from '../../features/admin-clients/components/admin-client-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
+import { AdminClientMessages } from '../../features/messages/components/admin-client-messages';
 import { RouteSplitList } from '../../features/route-splits/components/route-split-list';
 import { errorText, isApiError } from '../../lib/api-error';
 
-/** /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2). */
+/**
+ * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), then
+ * the client's messages.
+ */
 export function AdminClientRoute() {
   const { clientId = '' } = useParams();
   const client = useAdminClient(clientId);
@@ -63,6 +67,7 @@ export function AdminClientRoute() {
         <AdminBalanceCard clientId={client.data.id} />
       </div>
       <RouteSplitList client={client.data} />
+      <AdminClientMessages clientId={client.data.id} />
     </div>
   );
 }
