@@ -11,6 +11,7 @@ export function saveFile(file: Blob, name: string): void {
   document.body.append(link);
   link.click();
   link.remove();
-  // Revoked on the next task: the click has started the download by then.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  // Revoked a little later, not at once: a browser may still be reading the blob when the
+  // click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -54,8 +54,10 @@ export function MessageTable({
         <tbody>
           {messages.map((message) => (
             <tr key={message.id} className="row-link">
-              <td className="nowrap">{formatDateTime(message.dateCreated)}</td>
-              <td className="nowrap tabular">
+              <td className="nowrap message-date">
+                {formatDateTime(message.dateCreated)}
+              </td>
+              <td className="nowrap tabular message-recipient">
                 {/* Stretched over the row: clicking anywhere on it opens the message. */}
                 <button
                   type="button"
@@ -65,17 +67,26 @@ export function MessageTable({
                   {message.recipient}
                 </button>
               </td>
-              {compact ? null : <td className="nowrap">{message.sender}</td>}
-              <td className="nowrap">
+              {compact ? null : (
+                <td className="nowrap message-sender" data-label="From">
+                  {message.sender}
+                </td>
+              )}
+              <td className="nowrap message-state">
                 <MessageStateBadge state={message.state} />
               </td>
               {compact ? null : (
-                <td className="numeric tabular">{message.segments}</td>
+                <td
+                  className="numeric tabular message-segments"
+                  data-label="Segments"
+                >
+                  {message.segments}
+                </td>
               )}
-              <td className="numeric tabular">
+              <td className="numeric tabular message-price">
                 {formatMoney(message.currency, message.price)}
               </td>
-              <td className="nowrap">
+              <td className="nowrap message-method" data-label="Method">
                 {message.deliveryMethod ? (
                   <span className="method-cell">
                     {message.deliveryMethod}
