@@ -40,6 +40,7 @@ export const messageQueryOptions = (query: MessageQuery) =>
 export function useMessage(query: MessageQuery) {
   return useQuery({
     ...messageQueryOptions(query),
+    staleTime: 0,
     refetchInterval: (current) =>
       current.state.data && isInFlight(current.state.data)
         ? LIVE_REFRESH_MS

@@ -54,11 +54,13 @@ export const messagesQueryOptions = (query: MessagesQuery) =>
 /**
  * A page of the log. It refreshes every 2 s while a listed message is still in flight
  * (ACCEPTED or SUBMITTED) and stops once all are final; the previous page stays on screen
- * while another page or filter loads.
+ * while another page or filter loads. Never fresh for long: coming back to the log (after a
+ * send, say) loads it again.
  */
 export function useMessages(query: MessagesQuery) {
   return useQuery({
     ...messagesQueryOptions(query),
+    staleTime: 0,
     placeholderData: keepPreviousData,
     refetchInterval: (current) =>
       current.state.data?.messages.some(isInFlight) ? LIVE_REFRESH_MS : false,

@@ -1,7 +1,7 @@
 import { useLocation, useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { Button, ButtonLink } from '../../../components/ui/button';
 import { offsetParam, Pager, pageHref } from '../../../components/ui/pager';
 import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { errorText } from '../../../lib/api-error';
@@ -37,12 +37,17 @@ export function AdminClientMessages({ clientId }: { clientId: string }) {
           </div>
         </div>
       ) : messages.data.messages.length === 0 ? (
-        <div className="card empty-state">
+        <div className="card empty-state stack-sm">
           <p className="empty-text">
             {offset > 0
               ? 'No messages on this page.'
               : 'This client has sent no messages.'}
           </p>
+          {offset > 0 ? (
+            <div>
+              <ButtonLink to={pathname}>First page</ButtonLink>
+            </div>
+          ) : null}
         </div>
       ) : (
         <>

@@ -176,6 +176,10 @@ describe('Message Log', () => {
     );
     expect(screen.getByLabelText('State')).toHaveValue('');
     expect(screen.getByLabelText('Recipient')).toHaveValue('');
+    // Shown from the cache at once, and asked again without filters.
+    await waitFor(() =>
+      expect(seen.at(-1)?.url.searchParams.has('state')).toBe(false),
+    );
   });
 
   it('reads the filters from the URL it is opened at, and refuses a range that runs backwards', async () => {
@@ -334,9 +338,58 @@ describe('Message Log', () => {
       ),
     ).toBeNull();
     // Two more intervals: no further request once everything listed is final.
-    await new Promise((resolve) => setTimeout(resolve, 4500));
+    await new Promise((resolve) => setTimeout(resolve, 4200));
     expect(seen).toHaveLength(3);
   }, 20_000);
+
+  it('the side panel refreshes a message in flight until it is final', async () => {
+    let detailCalls = 0;
+    // The list follows the message, so its own refresh stops with it.
+    serveLog(() =>
+      messagePage([
+        makeMessage({ state: detailCalls < 2 ? 'SUBMITTED' : 'DELIVERED' }),
+      ]),
+    );
+    const submitted = makeMessageDetail({
+      state: 'SUBMITTED',
+      attempts: [
+        {
+          method: 'MELROSE_SMPP',
+          state: 'SUBMITTED',
+          providerMessageId: 'smsc-7',
+          error: null,
+          dateCreated: '2026-03-04T10:20:31.000Z',
+        },
+      ],
+    });
+    server.use(
+      http.get(`${listPath}/:messageId`, () => {
+        detailCalls += 1;
+        return HttpResponse.json(
+          detailCalls === 1
+            ? submitted
+            : {
+                ...submitted,
+                state: 'DELIVERED',
+                attempts: [{ ...submitted.attempts[0], state: 'DELIVERED' }],
+              },
+        );
+      }),
+    );
+    const { user } = renderApp('/messaging/log', { loggedIn: true });
+    await user.click(
+      await screen.findByRole('button', { name: '447700900123' }),
+    );
+    const panel = await screen.findByRole('dialog');
+    const attempts = await within(panel).findByRole('region', {
+      name: 'Attempts',
+    });
+    expect(attempts).toHaveTextContent('Submitted');
+    await waitFor(() => expect(attempts).toHaveTextContent('Delivered'), {
+      timeout: 6000,
+    });
+    expect(detailCalls).toBe(2);
+  }, 15_000);
 
   describe('Download CSV', () => {
     afterEach(() => {
