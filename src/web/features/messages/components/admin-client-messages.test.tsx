@@ -39,7 +39,7 @@ function serveAdminPage(list: (url: URL) => unknown) {
   return seen;
 }
 
-describe('Admin client page: messages', () => {
+describe('Admin client page: messages', { timeout: 15_000 }, () => {
   it("lists the client's messages compactly and opens one with its attempts, through the admin calls", async () => {
     serveAdminPage(() =>
       messagePage([

@@ -55,11 +55,16 @@ function rowTexts(): string[][] {
     );
 }
 
-describe('Message Log', () => {
+describe('Message Log', { timeout: 15_000 }, () => {
   it('tabs lead from Send SMS to the Message Log and mark the current screen', async () => {
     serveLog();
     const { user } = renderApp('/messaging', { loggedIn: true });
-    const tabs = await screen.findByRole('navigation', { name: 'Messaging' });
+    // The first screen of the file loads the shell's and both screens' code: slow when busy.
+    const tabs = await screen.findByRole(
+      'navigation',
+      { name: 'Messaging' },
+      { timeout: 10_000 },
+    );
     expect(currentPath()).toBe('/messaging/sms');
     expect(
       within(tabs).getByRole('link', { name: 'Send SMS' }),
