@@ -7,6 +7,9 @@ export const paths = {
   messaging: '/messaging',
   sms: '/messaging/sms',
   messageLog: '/messaging/log',
+  /** The Message Log with this message's panel open. */
+  message: (messageId: string) =>
+    `/messaging/log?message=${encodeURIComponent(messageId)}`,
   billing: '/billing',
   billingBalance: '/billing/balance',
   paymentMethods: '/billing/paymentMethods',

@@ -347,6 +347,23 @@ describe('Message Log', { timeout: 15_000 }, () => {
     expect(seen).toHaveLength(3);
   }, 20_000);
 
+  it('a link with ?message= opens that message, and leaves the URL without it', async () => {
+    serveLog(() => messagePage([makeMessage()]));
+    const message = makeMessageDetail({ body: 'Linked after a send' });
+    server.use(
+      http.get(`${listPath}/${message.id}`, () => HttpResponse.json(message)),
+    );
+    renderApp(`/messaging/log?state=DELIVERED&message=${message.id}`, {
+      loggedIn: true,
+    });
+    const panel = await screen.findByRole('dialog', { name: 'Message' });
+    expect(
+      await within(panel).findByText('Linked after a send'),
+    ).toBeInTheDocument();
+    expect(currentPath()).toBe('/messaging/log?state=DELIVERED');
+    expect(screen.getByLabelText('State')).toHaveValue('DELIVERED');
+  });
+
   it('the side panel refreshes a message in flight until it is final', async () => {
     let detailCalls = 0;
     // The list follows the message, so its own refresh stops with it.

@@ -1,8 +1,10 @@
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { offsetParam, Pager } from '../../../components/ui/pager';
+import { usePanel } from '../../../components/ui/side-panel';
 import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
@@ -14,6 +16,7 @@ import {
   type MessageFilters,
 } from '../message-filters';
 import { isInFlight } from '../message-log-model';
+import { MessageDetail } from './message-detail';
 import { MessageFiltersForm } from './message-filters-form';
 import { MessageTable } from './message-table';
 import './message-log.css';
@@ -31,10 +34,44 @@ export function useMessageLogParams(): {
 }
 
 /**
+ * `?message={id}` (a link to one message, such as after a send) opens that message's panel.
+ * The parameter is dropped from the URL first, then the panel opens on the page that is left,
+ * so a reload or Back does not open it again and navigating still closes it.
+ */
+function useLinkedMessage(clientId: string) {
+  const [params, setParams] = useSearchParams();
+  const linked = params.get('message');
+  const { showPanel } = usePanel();
+  const [toOpen, setToOpen] = useState<string | null>(null);
+  if (linked && toOpen !== linked) setToOpen(linked);
+
+  useEffect(() => {
+    if (!linked) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('message');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [linked, setParams]);
+
+  useEffect(() => {
+    if (!toOpen || linked) return;
+    showPanel(<MessageDetail clientId={clientId} messageId={toOpen} />, {
+      title: 'Message',
+    });
+    setToOpen(null);
+  }, [toOpen, linked, showPanel, clientId]);
+}
+
+/**
  * The client's messages, newest first, 30 a page: filters and page in the URL, a row opens the
  * message with its attempts, and the page refreshes itself while messages are in flight.
  */
 export function MessageLog({ clientId }: { clientId: string }) {
+  useLinkedMessage(clientId);
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const { filters, offset } = useMessageLogParams();
