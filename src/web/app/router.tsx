@@ -105,7 +105,12 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            // The Send SMS and Message Log screens under tabs of their own.
             path: paths.messaging,
+            lazy: screen(
+              () => import('./routes/messaging'),
+              (m) => m.MessagingRoute,
+            ),
             children: [
               redirectTo(paths.sms),
               {
@@ -113,6 +118,13 @@ export const routes: RouteObject[] = [
                 lazy: screen(
                   () => import('./routes/messaging-sms'),
                   (m) => m.MessagingSmsRoute,
+                ),
+              },
+              {
+                path: paths.messageLog,
+                lazy: screen(
+                  () => import('./routes/messaging-log'),
+                  (m) => m.MessagingLogRoute,
                 ),
               },
             ],

@@ -6,6 +6,10 @@ export const paths = {
   quickstart: '/quickstart',
   messaging: '/messaging',
   sms: '/messaging/sms',
+  messageLog: '/messaging/log',
+  /** The Message Log with this message's panel open. */
+  message: (messageId: string) =>
+    `/messaging/log?message=${encodeURIComponent(messageId)}`,
   billing: '/billing',
   billingBalance: '/billing/balance',
   paymentMethods: '/billing/paymentMethods',

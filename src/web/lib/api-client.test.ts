@@ -128,3 +128,28 @@ describe('apiRequest', () => {
     expect(getCredentials()).not.toBeNull();
   });
 });
+
+describe("apiRequest with responseType 'text'", () => {
+  it('gives an ok answer as its text, even one that would parse as JSON, and still reads JSON errors', async () => {
+    login();
+    server.use(
+      http.get('/api/report.csv', () =>
+        HttpResponse.text('42', { headers: { 'Content-Type': 'text/csv' } }),
+      ),
+      http.get('/api/missing.csv', () =>
+        HttpResponse.json(
+          { statusCode: 404, error: 'Not Found', message: 'No such client' },
+          { status: 404 },
+        ),
+      ),
+    );
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const ok = await apiRequest('GET', '/report.csv', { responseType: 'text' });
+    expect(ok.body).toBe('42');
+    const missing = await apiRequest('GET', '/missing.csv', {
+      responseType: 'text',
+    });
+    expect(() => unwrap(missing)).toThrow(new ApiError(404, missing.body));
+    expect(missing.body).toMatchObject({ message: 'No such client' });
+  });
+});

@@ -80,7 +80,9 @@ export async function apiRequest<T = unknown>(
   const url = buildUrl(path, options.query);
   const headers: Record<string, string> = {
     Accept:
-      options.responseType === 'text' ? 'text/csv, */*' : 'application/json',
+      options.responseType === 'text'
+        ? 'text/*, application/json'
+        : 'application/json',
   };
   if (options.auth !== false) {
     const credentials = getCredentials();

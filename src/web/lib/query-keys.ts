@@ -20,10 +20,25 @@ export const queryKeys = {
     usage: (clientId: string, query: object) =>
       ['balances', 'usage', clientId, query] as const,
   },
+  /** A client's messages; staff's copies start with 'admin' so they never mix with the owner's. */
   messages: {
-    all: ['messages'] as const,
-    detail: (clientId: string, messageId: string) =>
-      ['messages', 'detail', clientId, messageId] as const,
+    ofClient: (clientId: string) => ['messages', clientId] as const,
+    list: (clientId: string, asAdmin: boolean, params: object) =>
+      [
+        ...(asAdmin ? ['admin'] : []),
+        'messages',
+        clientId,
+        'list',
+        params,
+      ] as const,
+    detail: (clientId: string, messageId: string, asAdmin = false) =>
+      [
+        ...(asAdmin ? ['admin'] : []),
+        'messages',
+        clientId,
+        'detail',
+        messageId,
+      ] as const,
   },
   admin: {
     clients: {

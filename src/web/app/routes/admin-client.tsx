@@ -9,12 +9,13 @@ import { AdminBalanceCard } from '../../features/admin-clients/components/admin-
 import { AdminClientCard } from '../../features/admin-clients/components/admin-client-card';
 import { AdminThresholdCard } from '../../features/admin-clients/components/admin-threshold-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
+import { AdminClientMessages } from '../../features/messages/components/admin-client-messages';
 import { RouteSplitList } from '../../features/route-splits/components/route-split-list';
 import { errorText, isApiError } from '../../lib/api-error';
 
 /**
- * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), and the
- * low-balance threshold (issue 12).
+ * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), the
+ * low-balance threshold (issue 12), then the client's messages.
  */
 export function AdminClientRoute() {
   const { clientId = '' } = useParams();
@@ -68,6 +69,7 @@ export function AdminClientRoute() {
         <AdminThresholdCard clientId={client.data.id} />
       </div>
       <RouteSplitList client={client.data} />
+      <AdminClientMessages clientId={client.data.id} />
     </div>
   );
 }

@@ -33,6 +33,9 @@ function clientPageRoutes(routes = [splitA, splitB]): Record<string, Route> {
     'GET /api/admin/routes/split': {
       body: { routes, total: routes.length, count: 300, offset: 0 },
     },
+    [`GET /api/admin/clients/${client.id}/messages`]: {
+      body: { messages: [], total: 0, count: 0, offset: 0 },
+    },
   };
 }
 

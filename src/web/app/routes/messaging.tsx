@@ -1,0 +1,19 @@
+import { Outlet } from 'react-router';
+import { NavTabs } from '../../components/ui/nav-tabs';
+import { paths } from '../../config/paths';
+
+/** /messaging/*: tabs between sending and the log of what was sent, then the screen. */
+export function MessagingRoute() {
+  return (
+    <>
+      <NavTabs
+        label="Messaging"
+        items={[
+          { to: paths.sms, text: 'Send SMS' },
+          { to: paths.messageLog, text: 'Message Log' },
+        ]}
+      />
+      <Outlet />
+    </>
+  );
+}

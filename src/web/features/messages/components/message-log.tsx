@@ -1,0 +1,204 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
+import { Alert } from '../../../components/ui/alert';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { offsetParam, Pager } from '../../../components/ui/pager';
+import { usePanel } from '../../../components/ui/side-panel';
+import { TableSkeleton } from '../../../components/ui/table-skeleton';
+import { paths } from '../../../config/paths';
+import { errorText } from '../../../lib/api-error';
+import { useMessages } from '../api/get-messages';
+import {
+  filtersFromSearch,
+  hasFilters,
+  searchFor,
+  type MessageFilters,
+} from '../message-filters';
+import { isInFlight } from '../message-log-model';
+import { MessageDetail } from './message-detail';
+import { MessageFiltersForm } from './message-filters-form';
+import { MessageTable } from './message-table';
+import './message-log.css';
+
+/** The log's filters and page, read from the URL of the current screen. */
+export function useMessageLogParams(): {
+  filters: MessageFilters;
+  offset: number;
+} {
+  const [params] = useSearchParams();
+  return {
+    filters: filtersFromSearch(params),
+    offset: offsetParam(params.get('offset')),
+  };
+}
+
+/**
+ * `?message={id}` (a link to one message, such as after a send) opens that message's panel.
+ * The parameter is dropped from the URL first, then the panel opens on the page that is left,
+ * so a reload or Back does not open it again and navigating still closes it.
+ */
+function useLinkedMessage(clientId: string) {
+  const [params, setParams] = useSearchParams();
+  const linked = params.get('message');
+  const { showPanel } = usePanel();
+  const [toOpen, setToOpen] = useState<string | null>(null);
+  if (linked && toOpen !== linked) setToOpen(linked);
+
+  useEffect(() => {
+    if (!linked) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('message');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [linked, setParams]);
+
+  useEffect(() => {
+    if (!toOpen || linked) return;
+    showPanel(<MessageDetail clientId={clientId} messageId={toOpen} />, {
+      title: 'Message',
+    });
+    setToOpen(null);
+  }, [toOpen, linked, showPanel, clientId]);
+}
+
+/**
+ * The client's messages, newest first, 30 a page: filters and page in the URL, a row opens the
+ * message with its attempts, and the page refreshes itself while messages are in flight.
+ */
+export function MessageLog({ clientId }: { clientId: string }) {
+  useLinkedMessage(clientId);
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { filters, offset } = useMessageLogParams();
+  const messages = useMessages({ clientId, filters, offset });
+  const hrefFor = (next: MessageFilters, to = 0) =>
+    `${pathname}${searchFor(next, to)}`;
+  const filterKey = searchFor(filters);
+
+  return (
+    <div className="stack">
+      {/* Remounted when the URL's filters change (Back, a link), so it shows them. */}
+      <MessageFiltersForm
+        key={filterKey}
+        filters={filters}
+        onApply={(next) => void navigate(hrefFor(next))}
+      />
+      <MessageLogBody
+        query={messages}
+        filters={filters}
+        offset={offset}
+        clientId={clientId}
+        hrefFor={hrefFor}
+      />
+    </div>
+  );
+}
+
+function MessageLogBody({
+  query,
+  filters,
+  offset,
+  clientId,
+  hrefFor,
+}: {
+  query: ReturnType<typeof useMessages>;
+  filters: MessageFilters;
+  offset: number;
+  clientId: string;
+  hrefFor: (filters: MessageFilters, offset?: number) => string;
+}) {
+  if (query.isPending) {
+    return <TableSkeleton label="Loading messages" rows={6} />;
+  }
+  if (query.isError) {
+    return (
+      <div className="stack-sm">
+        <Alert tone="danger">
+          {`The messages could not be loaded. ${errorText(query.error)}`}
+        </Alert>
+        <div>
+          <Button onClick={() => void query.refetch()}>Try again</Button>
+        </div>
+      </div>
+    );
+  }
+
+  const { messages, total } = query.data;
+  if (messages.length === 0) {
+    return <EmptyLog filters={filters} offset={offset} hrefFor={hrefFor} />;
+  }
+  const last = offset + messages.length;
+  return (
+    <div className="stack-sm">
+      {messages.some(isInFlight) ? (
+        <p className="muted live-note">
+          <span className="live-dot" aria-hidden="true" />
+          Updating every 2 seconds while messages are on their way.
+        </p>
+      ) : null}
+      <MessageTable
+        source={{ clientId }}
+        messages={messages}
+        caption={`Messages ${offset + 1} to ${last} of ${total}`}
+        busy={query.isPlaceholderData}
+      />
+      <Pager
+        label="Message pages"
+        offset={offset}
+        shown={messages.length}
+        total={total}
+        pageSize={DEFAULT_PAGE_SIZE}
+        hrefFor={(to) => hrefFor(filters, to)}
+      />
+    </div>
+  );
+}
+
+function EmptyLog({
+  filters,
+  offset,
+  hrefFor,
+}: {
+  filters: MessageFilters;
+  offset: number;
+  hrefFor: (filters: MessageFilters, offset?: number) => string;
+}) {
+  if (offset > 0) {
+    return (
+      <div className="card empty-state stack-sm">
+        <p className="empty-text">No messages on this page.</p>
+        <div>
+          <ButtonLink to={hrefFor(filters)}>First page</ButtonLink>
+        </div>
+      </div>
+    );
+  }
+  if (hasFilters(filters)) {
+    return (
+      <div className="card empty-state stack-sm">
+        <p className="empty-text">No messages match these filters.</p>
+        <div>
+          <ButtonLink to={hrefFor({})}>Clear filters</ButtonLink>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="card empty-state stack-sm">
+      <p className="empty-text">
+        No messages yet. Messages you send appear here with their delivery
+        state.
+      </p>
+      <div>
+        <ButtonLink to={paths.sms} variant="primary">
+          Send an SMS
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}
