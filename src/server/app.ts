@@ -31,6 +31,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    // One hop (the socket's peer, the proxy): the client is the address the proxy added to
+    // X-Forwarded-For, which a client cannot forge by sending the header itself.
+    trustProxy: config.trustProxy
+      ? (_address: string, hop: number) => hop < 1
+      : false,
   });
   // One schema language for requests, answers and the OpenAPI document: zod.
   app.setValidatorCompiler(validatorCompiler);
@@ -42,7 +47,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   const db = await openDatabase(config);
   app.addHook('onClose', async () => db.close());
-  const deps = createDeps(config, db);
+  const deps = createDeps(config, db, app.log);
   await ensureBootstrapAdmin(db, config.admin);
 
   await securityHeaders(app);

@@ -26,6 +26,9 @@ const EnvSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
   WEB_DIR: z.string().default('dist/web'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false'),
 });
 
 export interface Config {
@@ -44,6 +47,11 @@ export interface Config {
   smsPrice: string;
   logLevel: string;
   webDir: string;
+  /**
+   * Behind one reverse proxy: the client's address is the one the proxy adds to
+   * X-Forwarded-For (per-address limits see it), not the proxy's own.
+   */
+  trustProxy: boolean;
 }
 
 /** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
@@ -82,5 +90,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smsPrice: parseDecimal(e.SMS_PRICE) ?? '0.05',
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR,
+    trustProxy: e.TRUST_PROXY === 'true',
   };
 }
