@@ -5,12 +5,14 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { createDeps } from './deps.ts';
 import { ensureBootstrapAdmin } from './features/users/service.ts';
 import { apiDocs } from './plugins/api-docs.ts';
 import { consoleStatic } from './plugins/console.ts';
 import { handleErrors } from './plugins/error-handler.ts';
+import { oversizedBodies } from './plugins/oversized-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { apiRoutes } from './routes.ts';
@@ -21,6 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route with its final options (scope, role): read by tests and docs. */
     routeTable: readonly RouteOptions[];
+    /** The database the routes use: tests close it under a running server. */
+    db: Db;
   }
 }
 
@@ -41,12 +45,14 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   handleErrors(app);
+  oversizedBodies(app, BODY_LIMIT);
   const routeTable: RouteOptions[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => void routeTable.push(route));
 
   const db = await openDatabase(config);
   app.addHook('onClose', async () => db.close());
+  app.decorate('db', db);
   const deps = createDeps(config, db, app.log);
   await ensureBootstrapAdmin(db, config.admin);
 
