@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       SMS_PRICE: '0.0750',
       LOG_LEVEL: 'debug',
       WEB_DIR: 'public',
+      TRUST_PROXY: 'true',
     });
     expect(config).toEqual({
       port: 9090,
@@ -51,7 +52,15 @@ describe('loadConfig', () => {
       smsPrice: '0.075',
       logLevel: 'debug',
       webDir: 'public',
+      trustProxy: true,
     });
+  });
+
+  it('trusts no proxy by default, and takes only true or false', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(
+      /TRUST_PROXY: must be true or false/,
+    );
   });
 
   it('treats an empty variable as unset', () => {

@@ -14,6 +14,8 @@ export const ClientSchema = z
     name: z.string(),
     dateCreated: TimestampSchema,
     dateUpdated: TimestampSchema,
+    /** When the secret was last used: null until then; moves at most once a minute. */
+    secretLastUsedAt: TimestampSchema.nullable(),
   })
   .meta({ id: 'Client' });
 export type Client = z.infer<typeof ClientSchema>;
@@ -35,3 +37,27 @@ export const AdminCreateClientSchema = z.object({
   userId: IdSchema,
   name: ClientNameSchema,
 });
+
+/** The longest grace a replaced secret may keep: a week. */
+export const MAX_SECRET_GRACE_SECONDS = 604_800;
+
+/**
+ * Optional body of reset-secret: how long the replaced secret keeps working, so an
+ * integration can switch to the new one without an outage. None by default.
+ */
+export const ResetSecretSchema = z
+  .object({
+    graceSeconds: z
+      .number('Grace period must be a whole number of seconds')
+      .int('Grace period must be a whole number of seconds')
+      .min(0, 'Grace period cannot be negative')
+      .max(
+        MAX_SECRET_GRACE_SECONDS,
+        'Grace period cannot be longer than 604800 seconds (7 days)',
+      )
+      .optional(),
+  })
+  .strict()
+  // A call without a body (the spec's flow) arrives as null.
+  .nullish();
+export type ResetSecretInput = z.infer<typeof ResetSecretSchema>;

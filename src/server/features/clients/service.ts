@@ -72,11 +72,17 @@ export async function renameClient(
   return client;
 }
 
+/**
+ * Replaces the secret; with `graceSeconds`, the replaced one keeps working that long (and a
+ * secret replaced earlier stops at once). The cache is cleared either way: a replaced secret
+ * in its grace is checked again, and then cached no longer than its grace.
+ */
 export async function resetSecret(
   deps: Deps,
   _actor: Principal,
   clientId: string,
   ownerId: string,
+  graceSeconds = 0,
 ): Promise<ClientWithSecret> {
   const secret = generateSecret();
   const client = await repo.updateClientSecret(
@@ -84,6 +90,7 @@ export async function resetSecret(
     clientId,
     hashSecret(secret),
     ownerId,
+    graceSeconds,
   );
   if (!client) throw notFound('Client');
   deps.credentials.forget(clientId);
