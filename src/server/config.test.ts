@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'debug',
       WEB_DIR: 'public',
       TRUST_PROXY: 'true',
+      REGISTER_LIMIT: '5',
     });
     expect(config).toEqual({
       port: 9090,
@@ -53,11 +54,13 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       webDir: 'public',
       trustProxy: true,
+      registerLimit: 5,
     });
   });
 
   it('trusts no proxy by default, and takes only true or false', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({}).registerLimit).toBe(30);
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(
       /TRUST_PROXY: must be true or false/,
     );

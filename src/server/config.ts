@@ -26,6 +26,7 @@ const EnvSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
   WEB_DIR: z.string().default('dist/web'),
+  REGISTER_LIMIT: z.coerce.number().int().min(1).default(30),
   TRUST_PROXY: z
     .enum(['true', 'false'], 'must be true or false')
     .default('false'),
@@ -52,6 +53,8 @@ export interface Config {
    * X-Forwarded-For (per-address limits see it), not the proxy's own.
    */
   trustProxy: boolean;
+  /** Registrations a minute from one address. */
+  registerLimit: number;
 }
 
 /** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
@@ -91,5 +94,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR,
     trustProxy: e.TRUST_PROXY === 'true',
+    registerLimit: e.REGISTER_LIMIT,
   };
 }

@@ -20,7 +20,7 @@ import { adminHttp, createClient, setRoles } from './fixtures.ts';
 let server: TestServer;
 let untrusting: TestServer;
 beforeAll(async () => {
-  server = await startServer({ TRUST_PROXY: 'true' });
+  server = await startServer({ TRUST_PROXY: 'true', REGISTER_LIMIT: '30' });
   untrusting = await startServer();
 });
 afterAll(async () => {

@@ -15,12 +15,10 @@ import * as service from './service.ts';
 const tags = ['users'];
 
 /**
- * Registrations a minute from one address: each one costs a KDF run and a row, so a script
- * cannot fill the database or keep the CPU busy (987 accounts in 12 s before this limit).
+ * Public: anyone may register, up to REGISTER_LIMIT a minute from one address: each one costs
+ * a KDF run and a row, so a script cannot fill the database or keep the CPU busy (987 accounts
+ * in 12 s before this limit).
  */
-export const REGISTRATIONS_PER_MINUTE = 30;
-
-/** Public: anyone may register, up to the limit per address. */
 export function registerRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -29,7 +27,7 @@ export function registerRoutes(deps: Deps): FastifyPluginAsyncZod {
         // After validation: a malformed form does not use up the allowance.
         preHandler: async (request) => {
           const wait = deps.registrations.take([
-            { key: request.ip, limit: REGISTRATIONS_PER_MINUTE },
+            { key: request.ip, limit: deps.config.registerLimit },
           ]);
           if (wait > 0) {
             throw new HttpError(
