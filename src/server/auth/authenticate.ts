@@ -133,9 +133,16 @@ export function authenticate(deps: Deps) {
       ? deps.throttle.reserveClient(request.ip)
       : deps.throttle.reserveUser(account, request.ip);
     if (typeof attempt === 'number') throw tooManyRequests(attempt);
-    const principal = await deps.credentials.verifyOnce(key, () =>
-      verify(deps, account, password),
-    );
+    let principal: Principal | undefined;
+    try {
+      principal = await deps.credentials.verifyOnce(key, () =>
+        verify(deps, account, password),
+      );
+    } catch (error) {
+      // The database failed, not the guess: the try is given back.
+      attempt.cancel();
+      throw error;
+    }
     if (!principal) throw unauthorized('Invalid credentials');
     attempt.succeeded();
     request.principal = principal;

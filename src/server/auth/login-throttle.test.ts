@@ -60,6 +60,21 @@ describe('LoginThrottle', () => {
     );
   });
 
+  it('gives a cancelled try back without making the address known', () => {
+    const throttle = new LoginThrottle();
+    const now = 1_000_000;
+    for (let i = 0; i < 20; i++) {
+      const attempt = throttle.reserveUser('ada', '192.0.2.1', now);
+      if (!isAttempt(attempt)) throw new Error('refused');
+      attempt.cancel();
+    }
+    for (let a = 0; a < 12; a++) {
+      for (let i = 0; i < 10; i++)
+        throttle.reserveUser('ada', `198.51.100.${a}`, now);
+    }
+    expect(throttle.reserveUser('ada', '192.0.2.1', now)).toBeGreaterThan(0);
+  });
+
   it('limits client secrets per address only', () => {
     const throttle = new LoginThrottle();
     const now = 1_000_000;

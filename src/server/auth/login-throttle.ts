@@ -75,9 +75,12 @@ export const DEFAULT_LIMITS: ThrottleLimits = {
   perAddress: 100,
 };
 
-/** A reserved attempt: counted as a failure unless `succeeded` gives it back. */
+/** A reserved attempt: counted as a failure unless given back. */
 export interface Attempt {
+  /** The credential was right: the try is given back and the address becomes known. */
   succeeded(): void;
+  /** Nothing was checked (the database failed): the try is given back. */
+  cancel(): void;
 }
 
 /** How long an address where the owner signed in stays known. */
@@ -146,11 +149,15 @@ export class LoginThrottle {
   ): Attempt | number {
     const wait = this.window.take(keys, now);
     if (wait > 0) return wait;
+    const giveBack = () => {
+      for (const { key } of keys) this.window.remove(key, now);
+    };
     return {
       succeeded: () => {
-        for (const { key } of keys) this.window.remove(key, now);
+        giveBack();
         onSuccess?.();
       },
+      cancel: giveBack,
     };
   }
 
