@@ -13,6 +13,7 @@ import { ensureBootstrapAdmin } from './features/users/service.ts';
 import { apiDocs } from './plugins/api-docs.ts';
 import { consoleStatic } from './plugins/console.ts';
 import { handleErrors } from './plugins/error-handler.ts';
+import { oversizedBodies } from './plugins/oversized-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { apiRoutes } from './routes.ts';
@@ -23,7 +24,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route with its final options (scope, role): read by tests and docs. */
     routeTable: readonly RouteOptions[];
-    /** The open database, for checks that read it beside the API (the ledger verification). */
+    /** The open database: the ledger verification reads it, and tests close it under a running server. */
     db: Db;
   }
 }
@@ -42,6 +43,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   handleErrors(app);
+  oversizedBodies(app, BODY_LIMIT);
   const routeTable: RouteOptions[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => void routeTable.push(route));
@@ -49,7 +51,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const db = await openDatabase(config);
   app.decorate('db', db);
   app.addHook('onClose', async () => db.close());
-  const deps = createDeps(config, db);
+  const deps = createDeps(config, db, app.log);
   await ensureBootstrapAdmin(db, config.admin);
 
   await securityHeaders(app);

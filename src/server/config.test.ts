@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       HTTP_CONNECTION_TIMEOUT_MS: '0',
       MAX_CONNECTIONS: '500',
       TRUST_PROXY: 'true',
+      REGISTER_LIMIT: '5',
     });
     expect(config).toEqual({
       port: 9090,
@@ -65,7 +66,16 @@ describe('loadConfig', () => {
         maxConnections: 500,
       },
       trustProxy: true,
+      registerLimit: 5,
     });
+  });
+
+  it('trusts no proxy by default, and takes only true or false', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({}).registerLimit).toBe(30);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(
+      /TRUST_PROXY: must be true or false/,
+    );
   });
 
   it('treats an empty variable as unset', () => {

@@ -50,6 +50,7 @@ const EnvSchema = z.object({
     .min(1, 'must be at least 1')
     .default(10_000),
   TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
+  REGISTER_LIMIT: z.coerce.number().int().min(1).default(30),
 });
 
 export interface Config {
@@ -81,8 +82,13 @@ export interface Config {
     /** Most connections open at once; further ones are dropped. */
     maxConnections: number;
   };
-  /** Behind a reverse proxy: take the client's address from X-Forwarded-For. */
+  /**
+   * Behind one reverse proxy: the client's address is the one the proxy adds to
+   * X-Forwarded-For (per-address limits see it), not the proxy's own.
+   */
   trustProxy: boolean;
+  /** Registrations a minute from one address. */
+  registerLimit: number;
 }
 
 /** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
@@ -135,5 +141,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxConnections: e.MAX_CONNECTIONS,
     },
     trustProxy: e.TRUST_PROXY,
+    registerLimit: e.REGISTER_LIMIT,
   };
 }

@@ -1,6 +1,7 @@
 import { CredentialCache } from './auth/credential-cache.ts';
-import { LoginThrottle } from './auth/login-throttle.ts';
+import { LoginThrottle, SlidingWindow } from './auth/login-throttle.ts';
 import type { Principal } from './auth/principal.ts';
+import { SecretUsage } from './auth/secret-usage.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 
@@ -10,15 +11,27 @@ export interface Deps {
   db: Db;
   /** Per node: each node verifies and caches credentials on its own. */
   credentials: CredentialCache<Principal>;
-  /** Per node: failed logins counted by this node. */
+  /** Per node: password and secret tries counted by this node. */
   throttle: LoginThrottle;
+  /** Per node: registrations counted by address. */
+  registrations: SlidingWindow;
+  /** When each client's secret was last used: in the database, written at most once a minute. */
+  secretUsage: SecretUsage;
 }
 
-export function createDeps(config: Config, db: Db): Deps {
+interface WarnLog {
+  warn(details: object, message: string): void;
+}
+
+export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
   return {
     config,
     db,
     credentials: new CredentialCache<Principal>(),
     throttle: new LoginThrottle(),
+    registrations: new SlidingWindow(60_000),
+    secretUsage: new SecretUsage(db, (err) =>
+      log?.warn({ err }, 'recording when a client secret was used failed'),
+    ),
   };
 }

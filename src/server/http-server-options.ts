@@ -17,7 +17,11 @@ export function httpServerOptions(config: HttpConfig) {
     connectionTimeout: config.http.connectionTimeoutMs,
     keepAliveTimeout: keepAliveTimeoutMs,
     requestTimeout: requestTimeoutMs,
-    trustProxy: config.trustProxy,
+    // One hop (the socket's peer, the proxy): the client is the address the proxy added to
+    // X-Forwarded-For, which a client cannot forge by sending the header itself.
+    trustProxy: config.trustProxy
+      ? (_address: string, hop: number) => hop < 1
+      : false,
     http: {
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,

@@ -136,7 +136,8 @@ describe('GET /api/admin/clients', () => {
     expect(idsOf(all.body.clients)).toEqual(
       expect.arrayContaining([a1.id, a2.id, b1.id]),
     );
-    expect(JSON.stringify(all.body)).not.toContain('secret');
+    // secretLastUsedAt is shown; the secret (or its hash) never is.
+    expect(JSON.stringify(all.body)).not.toMatch(/"secret"|secret_?hash/i);
     const none = await admin.get(`/api/admin/clients?userId=${UNKNOWN}`);
     expect(none.body).toMatchObject({ total: 0, clients: [] });
   });
@@ -177,6 +178,7 @@ describe('GET /api/admin/clients/{id}', () => {
       name: 'Shop',
       dateCreated: expect.any(String),
       dateUpdated: expect.any(String),
+      secretLastUsedAt: null,
     });
     expect((await admin.get(`/api/admin/clients/${UNKNOWN}`)).status).toBe(404);
     expect((await admin.get('/api/admin/clients/zzz')).status).toBe(400);

@@ -8,6 +8,7 @@ import {
   secretMatches,
   verifyPassword,
 } from './passwords.ts';
+import type { Verified } from './credential-cache.ts';
 import type { Principal } from './principal.ts';
 import * as repo from './repo.ts';
 
@@ -37,25 +38,42 @@ async function rolesOf(deps: Deps, userId: string): Promise<string[]> {
     .filter(isKnownRole);
 }
 
-/** Checks a pair against the database: e-mail + password, or client id + secret. */
+/**
+ * Checks a pair against the database: e-mail + password, or client id + secret (the current
+ * one, or the one a reset replaced while its grace lasts).
+ */
 async function verify(
   deps: Deps,
   username: string,
   password: string,
-): Promise<{ principal: Principal; subjects: string[] } | undefined> {
+): Promise<Verified<Principal> | undefined> {
   if (UUID.test(username)) {
     const client = await repo.findClientCredentials(deps.db, username);
-    if (!client || !secretMatches(password, client.secretHash))
-      return undefined;
+    if (!client) return undefined;
+    deps.secretUsage.observe(client.clientId, client.secretLastUsedAt);
+    let expiresAt: number | undefined;
+    if (!secretMatches(password, client.secretHash)) {
+      const graceLeft = client.previousSecretMsLeft;
+      if (
+        !client.previousSecretHash ||
+        graceLeft === null ||
+        !secretMatches(password, client.previousSecretHash)
+      ) {
+        return undefined;
+      }
+      // Cached no longer than the grace lasts.
+      expiresAt = Date.now() + graceLeft;
+    }
     const user = client.owner;
     return {
-      principal: {
+      value: {
         kind: 'client',
         clientId: client.clientId,
         user,
         roles: await rolesOf(deps, user.id),
       },
       subjects: [client.clientId, user.id],
+      ...(expiresAt === undefined ? {} : { expiresAt }),
     };
   }
   const found = await repo.findCredentialsByEmail(deps.db, username);
@@ -66,7 +84,7 @@ async function verify(
   if (!found || !ok) return undefined;
   const { passwordHash: _hash, ...user } = found;
   return {
-    principal: { kind: 'user', user, roles: await rolesOf(deps, user.id) },
+    value: { kind: 'user', user, roles: await rolesOf(deps, user.id) },
     subjects: [user.id],
   };
 }
@@ -87,9 +105,21 @@ function auditThrottled(
   );
 }
 
+/** The secret of an API client was used: recorded off the request's path. */
+function noteUse(deps: Deps, principal: Principal): void {
+  if (principal.kind === 'client')
+    void deps.secretUsage.used(principal.clientId);
+}
+
 /**
  * onRequest hook of the authenticated scopes: HTTP Basic with e-mail and password, or with a
  * client id and secret. Never answers `WWW-Authenticate: Basic` (browsers would pop up a box).
+ *
+ * The user name is normalised first (e-mails and client ids in any letter case are one
+ * account), so all its spellings share one cache entry and one throttle count. A try is
+ * reserved with the throttle before the check and given back when it was right, so parallel
+ * requests cannot all pass the gate while the KDF runs; requests for a pair already being
+ * checked wait for that check instead.
  */
 export function authenticate(deps: Deps) {
   return async function authenticateHook(
@@ -97,28 +127,46 @@ export function authenticate(deps: Deps) {
   ): Promise<void> {
     const credentials = parseBasic(request.headers.authorization);
     if (!credentials) throw unauthorized();
-    const { username, password } = credentials;
-    const key = deps.credentials.keyOf(username, password);
+    const account = credentials.username.toLowerCase();
+    const { password } = credentials;
+    const key = deps.credentials.keyOf(account, password);
     const cached = deps.credentials.get(key);
     if (cached) {
       request.principal = cached;
+      noteUse(deps, cached);
       return;
     }
-    const account = username.toLowerCase();
-    const wait = deps.throttle.retryAfter(account, request.ip);
-    if (wait > 0) throw tooManyRequests(wait);
-    const verified = await verify(deps, username, password);
-    if (!verified) {
-      // Read just around the count, with no await between: only the failure that sets a lock
-      // is audited, once per lock however many attempts race or are refused after it.
-      const wasLocked = deps.throttle.retryAfter(account, request.ip) > 0;
-      deps.throttle.recordFailure(account, request.ip);
-      const locked = deps.throttle.retryAfter(account, request.ip);
-      if (!wasLocked && locked > 0)
-        auditThrottled(deps, request, account, locked);
-      throw unauthorized('Invalid credentials');
+    // The same pair is being checked already: share its answer. No try is spent, as no new
+    // guess is made and no KDF runs.
+    const running = deps.credentials.running(key);
+    if (running) {
+      const shared = await running;
+      if (!shared) throw unauthorized('Invalid credentials');
+      request.principal = shared;
+      noteUse(deps, shared);
+      return;
     }
-    deps.credentials.set(key, verified.principal, verified.subjects);
-    request.principal = verified.principal;
+    const attempt = UUID.test(account)
+      ? deps.throttle.reserveClient(request.ip)
+      : deps.throttle.reserveUser(account, request.ip);
+    if (typeof attempt === 'number') {
+      if (deps.throttle.firstRefusal(`${account}\0${request.ip}`, attempt))
+        auditThrottled(deps, request, account, attempt);
+      throw tooManyRequests(attempt);
+    }
+    let principal: Principal | undefined;
+    try {
+      principal = await deps.credentials.verifyOnce(key, () =>
+        verify(deps, account, password),
+      );
+    } catch (error) {
+      // The database failed, not the guess: the try is given back.
+      attempt.cancel();
+      throw error;
+    }
+    if (!principal) throw unauthorized('Invalid credentials');
+    attempt.succeeded();
+    request.principal = principal;
+    noteUse(deps, principal);
   };
 }

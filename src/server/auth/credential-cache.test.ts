@@ -24,3 +24,66 @@ describe('CredentialCache.keyOf', () => {
     expect(key).not.toContain('password');
   });
 });
+
+describe('CredentialCache against changes during a check', () => {
+  const verified = (value: string) => ({ value, subjects: ['user-1'] });
+
+  it('refuses to cache what a check read before its subject was forgotten', () => {
+    const cache = new CredentialCache<string>();
+    const ticket = cache.ticket();
+    cache.forget('user-1'); // the password changed while the check ran
+    expect(cache.set('k', verified('old'), ticket)).toBe(false);
+    expect(cache.get('k')).toBeUndefined();
+    // A check that starts after the change caches again.
+    expect(cache.set('k', verified('new'), cache.ticket())).toBe(true);
+    expect(cache.get('k')).toBe('new');
+  });
+
+  it('still caches when another subject was forgotten', () => {
+    const cache = new CredentialCache<string>();
+    const ticket = cache.ticket();
+    cache.forget('user-2');
+    expect(cache.set('k', verified('v'), ticket)).toBe(true);
+  });
+
+  it('ends an entry at its own expiry when sooner than the TTL (a grace period)', () => {
+    const cache = new CredentialCache<string>(60_000);
+    const now = Date.now();
+    cache.set(
+      'k',
+      { ...verified('v'), expiresAt: now + 1000 },
+      cache.ticket(now),
+      now,
+    );
+    expect(cache.get('k', now + 999)).toBe('v');
+    expect(cache.get('k', now + 1000)).toBeUndefined();
+  });
+
+  it('runs one check per key at a time, and none is shared across a forget', async () => {
+    const cache = new CredentialCache<string>();
+    let runs = 0;
+    let finish: (v: string) => void = () => undefined;
+    const check = () => {
+      runs += 1;
+      return new Promise<{ value: string; subjects: string[] }>((resolve) => {
+        finish = (value) => resolve(verified(value));
+      });
+    };
+    const first = cache.verifyOnce('k', check);
+    const second = cache.verifyOnce('k', check);
+    expect(runs).toBe(1);
+    expect(cache.running('k')).toBe(first);
+    cache.forget('user-1');
+    expect(cache.running('k')).toBeUndefined();
+    const firstFinish = finish;
+    const third = cache.verifyOnce('k', check);
+    expect(runs).toBe(2);
+    firstFinish('old');
+    expect(await first).toBe('old');
+    expect(await second).toBe('old');
+    expect(cache.get('k')).toBeUndefined(); // read before the forget: not cached
+    finish('new');
+    expect(await third).toBe('new');
+    expect(cache.get('k')).toBe('new');
+  });
+});

@@ -6,11 +6,37 @@ interface Entry<T> {
   expiresAt: number;
 }
 
+/** What a check found: the value to cache, who it depends on, and an earlier end if any. */
+export interface Verified<T> {
+  value: T;
+  subjects: string[];
+  /** A credential that stops working sooner than the TTL (a replaced secret's grace). */
+  expiresAt?: number;
+}
+
+/** When a check started: a `forget` after it makes its result uncacheable. */
+export interface CheckTicket {
+  generation: number;
+  at: number;
+}
+
+/**
+ * How long a forget is remembered. A check that started longer ago than this is not cached,
+ * whatever it found, so the record can be pruned.
+ */
+const FORGET_HORIZON_MS = 5 * 60_000;
+
 /**
  * Verified credentials, so a KDF runs once per credential pair and TTL rather than on every
  * call. Keys are an HMAC of the pair under a per-process random key: the map never holds a
  * password, and a memory dump does not reveal one. Entries are dropped at once when their
  * subject (a user or a client) changes password, secret, roles or profile.
+ *
+ * A check that read the old credential before a change but finishes after it must not write
+ * it back: every `forget` advances a generation counter and records it for its subject, and a
+ * check's result is cached only when none of its subjects was forgotten since its ticket.
+ * Checks of one key run once at a time (single flight): callers arriving while one runs share
+ * its result, unless something was forgotten since it started.
  */
 export class CredentialCache<T> {
   /** HMAC-SHA256 pads of a per-process random key (RFC 2104), prepared once. */
@@ -18,6 +44,13 @@ export class CredentialCache<T> {
   private readonly outerPad: Buffer;
   private readonly entries = new Map<string, Entry<T>>();
   private readonly bySubject = new Map<string, Set<string>>();
+  /** Subject → the generation and time of its last forget, oldest first. */
+  private readonly forgotten = new Map<string, CheckTicket>();
+  private readonly flights = new Map<
+    string,
+    { ticket: CheckTicket; result: Promise<T | undefined> }
+  >();
+  private generation = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
 
@@ -56,24 +89,98 @@ export class CredentialCache<T> {
     return entry.value;
   }
 
-  set(key: string, value: T, subjects: string[], now = Date.now()): void {
+  /** Taken before a check reads the credential from the database. */
+  ticket(now = Date.now()): CheckTicket {
+    return { generation: this.generation, at: now };
+  }
+
+  /**
+   * Caches a verified credential, unless one of its subjects was forgotten after `since` (the
+   * check read what the change replaced). Returns whether it was cached.
+   */
+  set(
+    key: string,
+    verified: Verified<T>,
+    since: CheckTicket,
+    now = Date.now(),
+  ): boolean {
+    const { value, subjects } = verified;
+    if (since.at <= now - FORGET_HORIZON_MS) return false;
+    for (const subject of subjects) {
+      const forgotten = this.forgotten.get(subject);
+      if (forgotten && forgotten.generation > since.generation) return false;
+    }
+    const expiresAt = Math.min(
+      now + this.ttlMs,
+      verified.expiresAt ?? Infinity,
+    );
+    if (expiresAt <= now) return false;
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.delete(oldest);
     }
     this.delete(key);
-    this.entries.set(key, { value, subjects, expiresAt: now + this.ttlMs });
+    this.entries.set(key, { value, subjects, expiresAt });
     for (const subject of subjects) {
       let keys = this.bySubject.get(subject);
       if (!keys) this.bySubject.set(subject, (keys = new Set()));
       keys.add(key);
     }
+    return true;
   }
 
-  /** Drops every cached credential of a user or client. */
-  forget(subject: string): void {
+  /**
+   * The result of a check of this key that is running now, to share instead of checking again;
+   * none when something was forgotten since it started (its result may be stale for this
+   * caller).
+   */
+  running(key: string): Promise<T | undefined> | undefined {
+    const flight = this.flights.get(key);
+    return flight && flight.ticket.generation === this.generation
+      ? flight.result
+      : undefined;
+  }
+
+  /**
+   * Runs `check` for a key not in the cache, once at a time: a caller arriving while a check
+   * of the same key runs shares its result (see `running`). A found credential is cached.
+   */
+  verifyOnce(
+    key: string,
+    check: () => Promise<Verified<T> | undefined>,
+    now = Date.now(),
+  ): Promise<T | undefined> {
+    const running = this.running(key);
+    if (running) return running;
+    const ticket = this.ticket(now);
+    const result = check().then((verified) => {
+      if (!verified) return undefined;
+      this.set(key, verified, ticket);
+      return verified.value;
+    });
+    const flight = { ticket, result };
+    this.flights.set(key, flight);
+    const done = () => {
+      if (this.flights.get(key) === flight) this.flights.delete(key);
+    };
+    result.then(done, done);
+    return result;
+  }
+
+  /**
+   * Drops every cached credential of a user or client, and keeps checks already running from
+   * caching what they read before the change.
+   */
+  forget(subject: string, now = Date.now()): void {
     for (const key of this.bySubject.get(subject) ?? []) this.delete(key);
     this.bySubject.delete(subject);
+    this.generation += 1;
+    this.forgotten.delete(subject);
+    this.forgotten.set(subject, { generation: this.generation, at: now });
+    for (const [old, at] of this.forgotten) {
+      if (at.at > now - FORGET_HORIZON_MS) break;
+      this.forgotten.delete(old);
+    }
   }
 
   get size(): number {

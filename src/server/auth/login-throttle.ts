@@ -1,53 +1,194 @@
-/**
- * Counts failed logins in a sliding window. An account is locked after `perAccount` failures a
- * minute; an address after `perAddress` failures across accounts (a higher bar, so one
- * account's lock-out does not lock out other accounts behind the same address).
- */
-export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
-  private readonly windowMs: number;
-  private readonly perAccount: number;
-  private readonly perAddress: number;
+/** Attempts counted in a sliding window, per key. */
+export class SlidingWindow {
+  private readonly times = new Map<string, number[]>();
+  readonly windowMs: number;
 
-  constructor(windowMs = 60_000, perAccount = 10, perAddress = 100) {
+  constructor(windowMs = 60_000) {
     this.windowMs = windowMs;
-    this.perAccount = perAccount;
-    this.perAddress = perAddress;
   }
 
-  /** Seconds to wait before trying again, or 0 when attempts are allowed. */
-  retryAfter(account: string, address: string, now = Date.now()): number {
-    return Math.max(
-      this.wait(`a:${account}`, this.perAccount, now),
-      this.wait(`i:${address}`, this.perAddress, now),
-    );
-  }
-
-  recordFailure(account: string, address: string, now = Date.now()): void {
-    for (const key of [`a:${account}`, `i:${address}`]) {
-      const times = this.recent(key, now);
-      times.push(now);
-      this.failures.set(key, times);
-    }
-    if (this.failures.size > 50_000) this.prune(now);
-  }
-
-  private wait(key: string, limit: number, now: number): number {
+  /** Seconds until `key` is under `limit` again, or 0 when it is under it now. */
+  wait(key: string, limit: number, now = Date.now()): number {
     const times = this.recent(key, now);
     if (times.length < limit) return 0;
     const oldestCounted = times[times.length - limit] ?? now;
     return Math.max(1, Math.ceil((oldestCounted + this.windowMs - now) / 1000));
   }
 
+  add(key: string, now = Date.now()): void {
+    const times = this.recent(key, now);
+    times.push(now);
+    this.times.set(key, times);
+    if (this.times.size > 50_000) this.prune(now);
+  }
+
+  /** Takes back one attempt counted at `at` (an attempt that turned out right). */
+  remove(key: string, at: number): void {
+    const times = this.times.get(key);
+    const index = times?.lastIndexOf(at) ?? -1;
+    if (times && index >= 0) times.splice(index, 1);
+  }
+
+  /** Counts an attempt when every key is under its limit; answers the wait otherwise. */
+  take(
+    keys: readonly { key: string; limit: number; enforce?: boolean }[],
+    now = Date.now(),
+  ): number {
+    const wait = Math.max(
+      0,
+      ...keys
+        .filter((k) => k.enforce !== false)
+        .map((k) => this.wait(k.key, k.limit, now)),
+    );
+    if (wait > 0) return wait;
+    for (const { key } of keys) this.add(key, now);
+    return 0;
+  }
+
   private recent(key: string, now: number): number[] {
-    const times = (this.failures.get(key) ?? []).filter(
+    const times = (this.times.get(key) ?? []).filter(
       (t) => t > now - this.windowMs,
     );
-    if (times.length === 0) this.failures.delete(key);
+    if (times.length === 0) this.times.delete(key);
     return times;
   }
 
   private prune(now: number): void {
-    for (const key of [...this.failures.keys()]) this.recent(key, now);
+    for (const key of [...this.times.keys()]) this.recent(key, now);
+  }
+}
+
+export interface ThrottleLimits {
+  windowMs: number;
+  /** Tries at one user account from one address. */
+  perAccountAddress: number;
+  /** Tries at one user account from every address together. */
+  perAccount: number;
+  /** Failed tries from one address, at every account and client together. */
+  perAddress: number;
+}
+
+export const DEFAULT_LIMITS: ThrottleLimits = {
+  windowMs: 60_000,
+  perAccountAddress: 10,
+  perAccount: 100,
+  perAddress: 100,
+};
+
+/** A reserved attempt: counted as a failure unless given back. */
+export interface Attempt {
+  /** The credential was right: the try is given back and the address becomes known. */
+  succeeded(): void;
+  /** Nothing was checked (the database failed): the try is given back. */
+  cancel(): void;
+}
+
+/** How long an address where the owner signed in stays known. */
+const KNOWN_ADDRESS_MS = 24 * 60 * 60_000;
+const MAX_KNOWN_ADDRESSES = 100_000;
+
+/**
+ * Limits password and secret guessing. An attempt is reserved before the check runs and given
+ * back only when the credential was right, so checks in flight count: however many requests
+ * arrive at once, no more than the allowance are checked.
+ *
+ * - A user account: 10 tries a minute from one address, so one address cannot guess faster
+ *   and cannot lock the owner out anywhere else; and 100 a minute from all addresses, which
+ *   bounds a distributed guess. Reaching that cap takes at least ten attacking addresses, and
+ *   even then it does not apply at an address where the owner signed in during the last day,
+ *   so the owner keeps working from their usual place.
+ * - An API client: its secret is 256 random bits, which cannot be guessed, so a client id is
+ *   not a lock-out key; only the address's failures count.
+ * - An address: 100 failures a minute across accounts and clients.
+ */
+export class LoginThrottle {
+  private readonly window: SlidingWindow;
+  private readonly limits: ThrottleLimits;
+  private readonly known = new Map<string, number>();
+  /** Locks already reported, by subject, until they end. */
+  private readonly reported = new Map<string, number>();
+
+  constructor(limits: Partial<ThrottleLimits> = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.window = new SlidingWindow(this.limits.windowMs);
+  }
+
+  /** Reserves a try at a user account's password: an Attempt, or the seconds to wait. */
+  reserveUser(
+    account: string,
+    address: string,
+    now = Date.now(),
+  ): Attempt | number {
+    const pair = `${account}\0${address}`;
+    const knownUntil = this.known.get(pair);
+    return this.reserve(
+      [
+        { key: `p:${pair}`, limit: this.limits.perAccountAddress },
+        {
+          key: `a:${account}`,
+          limit: this.limits.perAccount,
+          enforce: !(knownUntil && knownUntil > now),
+        },
+        { key: `i:${address}`, limit: this.limits.perAddress },
+      ],
+      now,
+      () => this.remember(pair, now),
+    );
+  }
+
+  /** Reserves a try at an API client's secret: only the address is limited. */
+  reserveClient(address: string, now = Date.now()): Attempt | number {
+    return this.reserve(
+      [{ key: `i:${address}`, limit: this.limits.perAddress }],
+      now,
+    );
+  }
+
+  /**
+   * True for the first refusal of a lock on `subject` (an account and address): the one the
+   * audit log records, however many refused tries follow while the lock lasts.
+   */
+  firstRefusal(
+    subject: string,
+    waitSeconds: number,
+    now = Date.now(),
+  ): boolean {
+    const until = this.reported.get(subject);
+    if (until !== undefined && until > now) return false;
+    this.reported.delete(subject);
+    this.reported.set(subject, now + waitSeconds * 1000);
+    if (this.reported.size > MAX_KNOWN_ADDRESSES) {
+      const oldest = this.reported.keys().next().value;
+      if (oldest !== undefined) this.reported.delete(oldest);
+    }
+    return true;
+  }
+
+  private reserve(
+    keys: { key: string; limit: number; enforce?: boolean }[],
+    now: number,
+    onSuccess?: () => void,
+  ): Attempt | number {
+    const wait = this.window.take(keys, now);
+    if (wait > 0) return wait;
+    const giveBack = () => {
+      for (const { key } of keys) this.window.remove(key, now);
+    };
+    return {
+      succeeded: () => {
+        giveBack();
+        onSuccess?.();
+      },
+      cancel: giveBack,
+    };
+  }
+
+  private remember(pair: string, now: number): void {
+    this.known.delete(pair);
+    this.known.set(pair, now + KNOWN_ADDRESS_MS);
+    if (this.known.size > MAX_KNOWN_ADDRESSES) {
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import {
   createHash,
   randomBytes,
@@ -10,16 +11,61 @@ import {
 const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
-function derive(
+/**
+ * At most this many KDF runs at once, one per core up to 4: scrypt runs on libuv's pool of 4
+ * threads, which file access and compression share, and a burst of password checks must
+ * leave them, and the cores, to other requests. The others wait their turn.
+ */
+const KDF_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
+
+const stats = {
+  active: 0,
+  waiting: 0,
+  completed: 0,
+  peak: 0,
+  limit: KDF_CONCURRENCY,
+};
+const queue: (() => void)[] = [];
+
+/** How much KDF work this process does: running, waiting, finished, most at once, the cap. */
+export function kdfStats(): Readonly<typeof stats> {
+  return { ...stats };
+}
+
+async function acquire(): Promise<void> {
+  if (stats.active < KDF_CONCURRENCY) {
+    stats.active += 1;
+    return;
+  }
+  stats.waiting += 1;
+  // The releasing run hands its slot over: `active` stays counted.
+  await new Promise<void>((resolve) => queue.push(resolve));
+  stats.waiting -= 1;
+}
+
+function release(): void {
+  const next = queue.shift();
+  if (next) next();
+  else stats.active -= 1;
+}
+
+async function derive(
   password: string,
   salt: Buffer,
   options: ScryptOptions,
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_LENGTH, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+  await acquire();
+  stats.peak = Math.max(stats.peak, stats.active);
+  try {
+    return await new Promise((resolve, reject) => {
+      scrypt(password, salt, KEY_LENGTH, options, (error, key) =>
+        error ? reject(error) : resolve(key),
+      );
+    });
+  } finally {
+    stats.completed += 1;
+    release();
+  }
 }
 
 /** `scrypt$N$r$p$salt$hash`, so the parameters can be raised later without breaking old hashes. */

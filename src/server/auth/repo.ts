@@ -45,16 +45,40 @@ export async function findCredentialsByEmail(
   return row && { ...toUser(row), passwordHash: row.password_hash };
 }
 
-/** An API client's secret hash with its owner, in one round trip. */
+export interface ClientCredentials {
+  clientId: string;
+  secretHash: string;
+  /** The secret a reset replaced, while its grace lasts. */
+  previousSecretHash: string | null;
+  /** Milliseconds of grace left for the previous secret (by the database's clock). */
+  previousSecretMsLeft: number | null;
+  /** When the secret was last used, as recorded (at most once a minute). */
+  secretLastUsedAt: Date | null;
+  owner: User;
+}
+
+/** An API client's secret hashes with its owner, in one round trip. */
 export async function findClientCredentials(
   q: Queryable,
   clientId: string,
-): Promise<{ clientId: string; secretHash: string; owner: User } | undefined> {
+): Promise<ClientCredentials | undefined> {
   const [row] = await q.query<
-    UserRow & { client_id: string; secret_hash: string }
+    UserRow & {
+      client_id: string;
+      secret_hash: string;
+      previous_secret_hash: string | null;
+      previous_ms_left: number | null;
+      secret_last_used_at: Date | null;
+    }
   >(
-    `SELECT c.id AS client_id, c.secret_hash, u.id, u.email, u.first_name, u.last_name,
-       u.organization, u.date_created, u.date_updated
+    `SELECT c.id AS client_id, c.secret_hash,
+       CASE WHEN c.previous_secret_expires_at > now() THEN c.previous_secret_hash END
+         AS previous_secret_hash,
+       CASE WHEN c.previous_secret_expires_at > now()
+         THEN (extract(epoch FROM c.previous_secret_expires_at - now()) * 1000)::float8 END
+         AS previous_ms_left,
+       c.secret_last_used_at,
+       u.id, u.email, u.first_name, u.last_name, u.organization, u.date_created, u.date_updated
      FROM clients c JOIN users u ON u.id = c.user_id WHERE c.id = $1`,
     [clientId],
   );
@@ -62,9 +86,30 @@ export async function findClientCredentials(
     row && {
       clientId: row.client_id,
       secretHash: row.secret_hash,
+      previousSecretHash: row.previous_secret_hash,
+      previousSecretMsLeft: row.previous_ms_left,
+      secretLastUsedAt: row.secret_last_used_at,
       owner: toUser(row),
     }
   );
+}
+
+/**
+ * Records that a client's secret was used, unless that was recorded less than a minute ago
+ * (by this node or another). Answers the time now recorded, or undefined when nothing changed.
+ */
+export async function touchSecretLastUsed(
+  q: Queryable,
+  clientId: string,
+): Promise<Date | undefined> {
+  const [row] = await q.query<{ secret_last_used_at: Date }>(
+    `UPDATE clients SET secret_last_used_at = now()
+     WHERE id = $1
+       AND (secret_last_used_at IS NULL OR secret_last_used_at <= now() - interval '1 minute')
+     RETURNING secret_last_used_at`,
+    [clientId],
+  );
+  return row?.secret_last_used_at;
 }
 
 /** A user's roles, sorted alphabetically. */

@@ -19,6 +19,52 @@ function describeValidation(error: FastifyError): string {
   return [...new Set(messages)].join('; ') || error.message;
 }
 
+/** PostgreSQL codes of a lost or refused connection: class 08, shutdowns, too many clients. */
+const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Node's codes of a socket to the database that failed. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/** What pg and PGlite throw, without a code, when the connection or the database is gone. */
+const DRIVER_MESSAGES = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'Cannot use a pool after calling end on the pool',
+  'PGlite is closed',
+  'PGlite is closing',
+]);
+
+/**
+ * True when the database could not be reached: the caller may try again later (503), nothing
+ * is wrong with the request. Looks through `cause` as drivers wrap errors.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 5) return false;
+  const { code, message, cause } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
+  if (typeof code === 'string') {
+    if (code.startsWith('08') && code.length === 5) return true;
+    if (CONNECTION_SQLSTATES.has(code) || SOCKET_CODES.has(code)) return true;
+  }
+  if (typeof message === 'string' && DRIVER_MESSAGES.has(message)) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
+/** Seconds a client is asked to wait when the database is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER = 5;
+
 export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
@@ -43,6 +89,21 @@ export function handleErrors(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send(errorBody(400, describeValidation(error)));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error(
+        { err: error, method: request.method, url: request.url },
+        'database unavailable',
+      );
+      return reply
+        .code(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_AFTER))
+        .send(
+          errorBody(
+            503,
+            'The service is temporarily unavailable. Try again shortly.',
+          ),
+        );
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

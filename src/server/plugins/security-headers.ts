@@ -2,14 +2,24 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Strict headers for the console: scripts only from our origin (no inline script), no framing,
- * nosniff, no referrer leaks. HSTS and upgrade-insecure-requests are off because the server
- * speaks plain http; a TLS proxy in front adds HSTS.
+ * Strict headers for the console: scripts only from our origin (no inline script), no framing
+ * (frame-ancestors 'none', and X-Frame-Options DENY for browsers without CSP), nosniff, no
+ * referrer leaks. HSTS and upgrade-insecure-requests are off because the server speaks plain
+ * http; a TLS proxy in front adds HSTS.
+ *
+ * Every /api answer says `Cache-Control: no-store`: bodies carry secrets (a new client's),
+ * personal data and balances, which no browser or proxy cache may keep.
  */
 export async function securityHeaders(app: FastifyInstance): Promise<void> {
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url === '/api' || request.url.startsWith('/api/')) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
   await app.register(helmet, {
     global: true,
     hsts: false,
+    frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'no-referrer' },
     contentSecurityPolicy: {

@@ -18,6 +18,8 @@ export const ClientSchema = z
     name: z.string(),
     dateCreated: TimestampSchema,
     dateUpdated: TimestampSchema,
+    /** When the secret was last used: null until then; moves at most once a minute. */
+    secretLastUsedAt: TimestampSchema.nullable(),
   })
   .meta({ id: 'Client' });
 export type Client = z.infer<typeof ClientSchema>;
@@ -40,22 +42,32 @@ export const AdminCreateClientSchema = z.object({
   name: ClientNameSchema,
 });
 
+/** The longest grace a replaced secret may keep: a week. */
+export const MAX_SECRET_GRACE_SECONDS = 604_800;
+
+/**
+ * Optional body of reset-secret: how long the replaced secret keeps working, so an
+ * integration can switch to the new one without an outage. None by default.
+ */
+export const ResetSecretSchema = z
+  .object({
+    graceSeconds: z
+      .number('Grace period must be a whole number of seconds')
+      .int('Grace period must be a whole number of seconds')
+      .min(0, 'Grace period cannot be negative')
+      .max(
+        MAX_SECRET_GRACE_SECONDS,
+        'Grace period cannot be longer than 604800 seconds (7 days)',
+      )
+      .optional(),
+  })
+  .strict()
+  // A call without a body (the spec's flow) arrives as null.
+  .nullish();
+export type ResetSecretInput = z.infer<typeof ResetSecretSchema>;
+
 /** When the client's secret last authenticated a call; null until it is used. */
-export const ClientKeyUsageSchema = z.object({
-  secretLastUsedAt: TimestampSchema.nullable(),
+export const ClientKeyUsageSchema = ClientSchema.pick({
+  secretLastUsedAt: true,
 });
 export type ClientKeyUsage = z.infer<typeof ClientKeyUsageSchema>;
-
-/** A week: the longest the replaced secret may keep working after a reset. */
-export const MAX_GRACE_SECONDS = 604_800;
-
-/** POST /api/clients/{id}/resetSecret: how long the old secret keeps working (default 0). */
-export const ResetSecretSchema = z.object({
-  graceSeconds: z
-    .number()
-    .int('graceSeconds must be an integer')
-    .min(0, 'graceSeconds must not be negative')
-    .max(MAX_GRACE_SECONDS, `graceSeconds must be at most ${MAX_GRACE_SECONDS}`)
-    .default(0),
-});
-export type ResetSecretInput = z.input<typeof ResetSecretSchema>;

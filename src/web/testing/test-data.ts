@@ -34,6 +34,7 @@ export function makeClient(overrides: Partial<Client> = {}): Client {
     name: 'Main client',
     dateCreated: when,
     dateUpdated: when,
+    secretLastUsedAt: null,
     ...overrides,
   };
 }

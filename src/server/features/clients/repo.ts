@@ -9,9 +9,11 @@ interface ClientRow {
   name: string;
   date_created: Date;
   date_updated: Date;
+  secret_last_used_at: Date | null;
 }
 
-const COLUMNS = 'id, user_id, name, date_created, date_updated';
+const COLUMNS =
+  'id, user_id, name, date_created, date_updated, secret_last_used_at';
 
 export function toClient(row: ClientRow): Client {
   return {
@@ -20,6 +22,7 @@ export function toClient(row: ClientRow): Client {
     name: row.name,
     dateCreated: row.date_created.toISOString(),
     dateUpdated: row.date_updated.toISOString(),
+    secretLastUsedAt: row.secret_last_used_at?.toISOString() ?? null,
   };
 }
 
@@ -130,16 +133,24 @@ export async function insertDefaultBalance(
   );
 }
 
+/**
+ * Replaces the secret. With a grace, the replaced secret keeps working that many seconds;
+ * either way only that one is kept, so the grace of a secret replaced before ends now.
+ */
 export async function updateClientSecret(
   q: Queryable,
   id: string,
   secretHash: string,
   userId: string,
+  graceSeconds = 0,
 ): Promise<Client | undefined> {
   const [row] = await q.query<ClientRow>(
-    `UPDATE clients SET secret_hash = $2, date_updated = now()
+    `UPDATE clients SET secret_hash = $2, date_updated = now(),
+       previous_secret_hash = CASE WHEN $4::int > 0 THEN secret_hash END,
+       previous_secret_expires_at =
+         CASE WHEN $4::int > 0 THEN now() + make_interval(secs => $4::int) END
      WHERE id = $1 AND user_id = $3 RETURNING ${COLUMNS}`,
-    [id, secretHash, userId],
+    [id, secretHash, userId, graceSeconds],
   );
   return row && toClient(row);
 }

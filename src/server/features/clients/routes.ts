@@ -5,6 +5,7 @@ import {
   ClientSchema,
   ClientWithSecretSchema,
   CreateClientSchema,
+  ResetSecretSchema,
   UpdateClientSchema,
 } from '../../../shared/schemas/clients.ts';
 import {
@@ -143,8 +144,9 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            'Replace the secret; the new one is shown only in this answer',
+            'Replace the secret; the new one is shown only in this answer. With graceSeconds, the old one keeps working that long',
           params: IdParamsSchema,
+          body: ResetSecretSchema,
           response: {
             200: ClientWithSecretSchema,
             ...errorResponses(400, 401, 403, 404),
@@ -157,6 +159,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           actorOf(request),
           request.params.id,
           userOf(request).user.id,
+          request.body?.graceSeconds ?? 0,
         );
       },
     );

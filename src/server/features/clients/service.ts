@@ -104,11 +104,17 @@ export async function renameClient(
   });
 }
 
+/**
+ * Replaces the secret; with `graceSeconds`, the replaced one keeps working that long (and a
+ * secret replaced earlier stops at once). The cache is cleared either way: a replaced secret
+ * in its grace is checked again, and then cached no longer than its grace.
+ */
 export async function resetSecret(
   deps: Deps,
   actor: Actor,
   clientId: string,
   ownerId: string,
+  graceSeconds = 0,
 ): Promise<ClientWithSecret> {
   const secret = generateSecret();
   const client = await deps.db.transaction(async (tx) => {
@@ -117,6 +123,7 @@ export async function resetSecret(
       clientId,
       hashSecret(secret),
       ownerId,
+      graceSeconds,
     );
     if (!updated) throw notFound('Client');
     await recordAudit(tx, {

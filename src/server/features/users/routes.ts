@@ -8,23 +8,41 @@ import {
 } from '../../../shared/schemas/users.ts';
 import type { Deps } from '../../deps.ts';
 import { actorOf, userOf } from '../../auth/scopes.ts';
+import { HttpError } from '../../errors.ts';
 import { errorResponses, NoContentSchema } from '../../schemas.ts';
 import * as service from './service.ts';
 
 const tags = ['users'];
 
-/** Public: anyone may register. */
+/**
+ * Public: anyone may register, up to REGISTER_LIMIT a minute from one address: each one costs
+ * a KDF run and a row, so a script cannot fill the database or keep the CPU busy (987 accounts
+ * in 12 s before this limit).
+ */
 export function registerRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/register',
       {
+        // After validation: a malformed form does not use up the allowance.
+        preHandler: async (request) => {
+          const wait = deps.registrations.take([
+            { key: request.ip, limit: deps.config.registerLimit },
+          ]);
+          if (wait > 0) {
+            throw new HttpError(
+              429,
+              'Too many registrations from this address. Try again later.',
+              { 'retry-after': String(wait) },
+            );
+          }
+        },
         schema: {
           tags,
           summary: 'Register a new user (no authorization)',
           security: [],
           body: RegisterSchema,
-          response: { 201: UserSchema, ...errorResponses(400, 409) },
+          response: { 201: UserSchema, ...errorResponses(400, 409, 429) },
         },
       },
       async (request, reply) => {
