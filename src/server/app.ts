@@ -5,8 +5,10 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { createDeps } from './deps.ts';
+import { startDelivery, type Delivery } from './delivery/engine.ts';
 import { ensureBootstrapAdmin } from './features/users/service.ts';
 import { apiDocs } from './plugins/api-docs.ts';
 import { consoleStatic } from './plugins/console.ts';
@@ -21,6 +23,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route with its final options (scope, role): read by tests and docs. */
     routeTable: readonly RouteOptions[];
+    /** The delivery queue and workers of this node (tests race failures and duplicate jobs). */
+    delivery: Delivery;
+    /** The database, for tests that check what no call shows (the ledger against the balance). */
+    db: Db;
   }
 }
 
@@ -41,9 +47,28 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => void routeTable.push(route));
 
   const db = await openDatabase(config);
-  app.addHook('onClose', async () => db.close());
+  let delivery: Delivery | undefined;
+  // Workers stop (their last writes land) before the database closes.
+  app.addHook('onClose', async () => {
+    await delivery?.stop();
+    await db.close();
+  });
   const deps = createDeps(config, db);
   await ensureBootstrapAdmin(db, config.admin);
+  try {
+    delivery = await startDelivery({
+      config: config.delivery,
+      databaseUrl: config.databaseUrl,
+      db,
+      logger: app.log,
+      wake: deps.deliveryWake,
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  app.decorate('delivery', delivery);
+  app.decorate('db', db);
 
   await securityHeaders(app);
   await app.register(import('@fastify/compress'), { threshold: 1024 });

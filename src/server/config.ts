@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { DELIVERY_METHODS, type DeliveryMethod } from '../shared/limits.ts';
 import { parseDecimal } from '../shared/money.ts';
+
+const positiveInt = (fallback: number) =>
+  z.coerce.number().int('must be an integer').min(1).default(fallback);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -26,6 +30,23 @@ const EnvSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
   WEB_DIR: z.string().default('dist/web'),
+  SMPP_HOST: z.string().min(1).optional(),
+  SMPP_PORT: z.coerce.number().int().min(1).max(65535).default(2775),
+  SMPP_SYSTEM_ID: z.string().max(15, 'at most 15 characters').optional(),
+  SMPP_PASSWORD: z.string().max(8, 'at most 8 characters').optional(),
+  SMPP_SYSTEM_TYPE: z.string().max(12, 'at most 12 characters').default(''),
+  SMPP_WINDOW: positiveInt(10),
+  SMPP_MAX_TPS: z.coerce.number().positive('must be positive').optional(),
+  DEFAULT_DELIVERY_METHOD: z.enum(DELIVERY_METHODS).default('MELROSE_SMPP'),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .optional(),
+  DELIVERY_WORKERS: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(0)
+    .max(64)
+    .default(1),
 });
 
 export interface Config {
@@ -44,6 +65,27 @@ export interface Config {
   smsPrice: string;
   logLevel: string;
   webDir: string;
+  delivery: DeliveryConfig;
+}
+
+export interface DeliveryConfig {
+  /** The MELROSE_SMPP bind; undefined (no SMPP_HOST): that method goes to the simulator. */
+  smpp:
+    | {
+        host: string;
+        port: number;
+        systemId: string;
+        password: string;
+        systemType: string;
+        window: number;
+        maxTps: number | null;
+      }
+    | undefined;
+  defaultMethod: DeliveryMethod;
+  /** Where providers and browsers reach this server, without a trailing slash. */
+  publicUrl: string;
+  /** Delivery workers in this process; 0: this node only accepts (PostgreSQL only). */
+  workers: number;
 }
 
 /** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
@@ -64,6 +106,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
     );
   }
+  // The embedded database lives in this process only: nobody else could deliver its messages.
+  if (e.DELIVERY_WORKERS === 0 && !e.DATABASE_URL) {
+    throw new Error(
+      'Invalid configuration:\n  DELIVERY_WORKERS: 0 (accept only) needs DATABASE_URL: ' +
+        'on the embedded database no other process can deliver the messages',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -82,5 +131,24 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smsPrice: parseDecimal(e.SMS_PRICE) ?? '0.05',
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR,
+    delivery: {
+      smpp: e.SMPP_HOST
+        ? {
+            host: e.SMPP_HOST,
+            port: e.SMPP_PORT,
+            systemId: e.SMPP_SYSTEM_ID ?? '',
+            password: e.SMPP_PASSWORD ?? '',
+            systemType: e.SMPP_SYSTEM_TYPE,
+            window: e.SMPP_WINDOW,
+            maxTps: e.SMPP_MAX_TPS ?? null,
+          }
+        : undefined,
+      defaultMethod: e.DEFAULT_DELIVERY_METHOD,
+      publicUrl: (
+        e.PUBLIC_URL ??
+        `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`
+      ).replace(/\/+$/, ''),
+      workers: e.DELIVERY_WORKERS,
+    },
   };
 }

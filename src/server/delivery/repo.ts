@@ -1,0 +1,107 @@
+/** The SQL of delivery: what workers read of a batch of messages, and the functions of 003. */
+import type { Queryable } from '../db/client.ts';
+import type { Split } from './routing.ts';
+import type { DeliveryMethod, Encoding, FinalState } from './types.ts';
+
+export interface DeliveryRow {
+  id: string;
+  state: string;
+  sender: string;
+  recipient: string;
+  body: string;
+  encoding: Encoding;
+  route: DeliveryMethod[] | null;
+  splits: Split[];
+  /** Earlier attempts' outcomes: REFUSED and FAILED decide which methods remain. */
+  attempts: { method: DeliveryMethod; state: string }[];
+}
+
+/** The messages of a batch of jobs with their client's drawable splits and earlier attempts. */
+export async function loadForDelivery(
+  q: Queryable,
+  ids: string[],
+): Promise<DeliveryRow[]> {
+  return q.query<DeliveryRow>(
+    `SELECT m.id, m.state, m.sender, m.recipient, m.body, m.encoding, m.route,
+       COALESCE((SELECT jsonb_agg(jsonb_build_object('method', s.delivery_method, 'weight', s.weight))
+                 FROM route_splits s WHERE s.client_id = m.client_id AND s.weight > 0), '[]') AS splits,
+       COALESCE((SELECT jsonb_agg(jsonb_build_object('method', a.method, 'state', a.state) ORDER BY a.id)
+                 FROM message_attempts a WHERE a.message_id = m.id), '[]') AS attempts
+     FROM messages m WHERE m.id = ANY($1::uuid[])`,
+    [ids],
+  );
+}
+
+export type Outcome =
+  | {
+      messageId: string;
+      method: DeliveryMethod;
+      /** Fixed on the message at its first attempt. */
+      route: DeliveryMethod[];
+      state: 'SUBMITTED' | 'REFUSED' | 'FAILED';
+      providerMessageIds?: string[];
+      error?: string | null;
+      simulated: boolean;
+    }
+  /** No method took it: FAILED and refunded. */
+  | { messageId: string; fail: true };
+
+/** Records a batch of outcomes in one statement (one transaction): attempts, then failures. */
+export async function recordOutcomes(
+  q: Queryable,
+  outcomes: Outcome[],
+): Promise<void> {
+  const attempts = outcomes.filter((o) => !('fail' in o));
+  const failed = outcomes.filter((o) => 'fail' in o).map((o) => o.messageId);
+  await q.query('SELECT record_attempts($1::jsonb, $2::uuid[])', [
+    JSON.stringify(attempts),
+    failed,
+  ]);
+}
+
+export interface ReceiptRow {
+  method: DeliveryMethod;
+  providerMessageId: string;
+  state: FinalState;
+  error: string | null;
+}
+
+export async function applyReceipts(
+  q: Queryable,
+  receipts: ReceiptRow[],
+): Promise<void> {
+  await q.query('SELECT apply_receipts($1::jsonb)', [JSON.stringify(receipts)]);
+}
+
+/** FAILED and refunded, each exactly once whoever else tries too; returns the ids refunded now. */
+export async function failMessages(
+  q: Queryable,
+  ids: string[],
+): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    'SELECT id FROM fail_messages($1::uuid[]) AS id',
+    [ids],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Queues delivery jobs again (tests of duplicate jobs; an operator's manual re-drive). */
+export async function enqueue(q: Queryable, ids: string[]): Promise<void> {
+  await q.query('SELECT enqueue_delivery(id) FROM unnest($1::uuid[]) AS id', [
+    ids,
+  ]);
+}
+
+export async function deleteExpiredIdempotencyKeys(q: Queryable): Promise<void> {
+  await q.query(
+    "DELETE FROM idempotency_keys WHERE date_created < now() - interval '24 hours'",
+  );
+}
+
+/** Jobs of the delivery queue marked active (pg-boss 12's job table). */
+export async function activeJobIds(q: Queryable): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    "SELECT id FROM pgboss.job WHERE name = 'sms-delivery' AND state = 'active'",
+  );
+  return rows.map((r) => r.id);
+}
