@@ -69,32 +69,33 @@ CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (date_created);
 -- settings so the accept path stays one statement. Written against pg-boss 12's schema (the
 -- version is pinned in package.json); the queue is created by the server at start, before any
 -- send. PL/pgSQL resolves the table at call time, so this migration does not need pg-boss yet.
-CREATE FUNCTION enqueue_delivery(p_message_id uuid, p_delay_seconds integer DEFAULT 0)
+CREATE FUNCTION enqueue_delivery(p_message_ids uuid[], p_delay_seconds integer DEFAULT 0)
 RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO pgboss.job (id, name, data, priority, start_after, singleton_key, expire_seconds,
                           deletion_seconds, keep_until, retry_limit, retry_delay, retry_backoff,
                           retry_delay_max, policy, heartbeat_seconds)
-  SELECT gen_random_uuid(), q.name, jsonb_build_object('messageId', p_message_id), 0,
+  SELECT gen_random_uuid(), q.name, jsonb_build_object('messageId', m.id), 0,
          now() + p_delay_seconds * interval '1s', NULL, q.expire_seconds, q.deletion_seconds,
          now() + p_delay_seconds * interval '1s' + q.retention_seconds * interval '1s',
          q.retry_limit, q.retry_delay, q.retry_backoff, q.retry_delay_max, q.policy,
          q.heartbeat_seconds
-  FROM pgboss.queue q WHERE q.name = 'sms-delivery';
-  IF NOT FOUND THEN
+  FROM pgboss.queue q, unnest(p_message_ids) AS m(id)
+  WHERE q.name = 'sms-delivery';
+  IF NOT FOUND AND cardinality(p_message_ids) > 0 THEN
     RAISE EXCEPTION 'delivery queue sms-delivery does not exist';
   END IF;
 END
 $$;
 
--- send_sms as before, plus the delivery job and the optional idempotency key. With a key: the
+-- One send as send_sms did, plus the optional idempotency key (the caller queues the job). With a key: the
 -- first request inserts the key's row (a racing second one waits on it, then finds it taken and
 -- gets the stored answer); a refused send (unknown client, short balance) leaves no key behind.
 -- Returns the message, and `replayed` true when it is the stored answer of an earlier request;
 -- `conflict` true when the key was used with another request.
 DROP FUNCTION send_sms(uuid, uuid, numeric, text, text, text, text, text, integer, uuid);
-CREATE FUNCTION send_sms(
+CREATE FUNCTION accept_sms(
   p_client_id uuid,
   p_owner_id uuid,
   p_price numeric,
@@ -153,12 +154,43 @@ BEGIN
   INSERT INTO balance_ledger (balance_id, client_id, amount, balance_after, reason, actor_user_id,
                               message_id)
   VALUES (debit.id, debit.client_id, -p_price, debit.amount, 'SMS', p_actor_user_id, m.id);
-  PERFORM enqueue_delivery(m.id);
   IF p_idempotency_key IS NOT NULL THEN
     UPDATE idempotency_keys SET message_id = m.id, response = to_jsonb(m)
     WHERE client_id = p_client_id AND key = p_idempotency_key;
   END IF;
   RETURN QUERY SELECT to_jsonb(m), false, false;
+END
+$$;
+
+-- Sends of concurrent requests, accepted together in one statement (one transaction, one
+-- commit): [{clientId, ownerId, price, sender, recipient, body, reference, encoding, segments,
+-- actorUserId, key, hash}], each as accept_sms, then one delivery job per accepted message,
+-- all in this same transaction. Returns one row per element (by its index from 1) that was
+-- accepted or replayed; an element without a row was refused and wrote nothing.
+CREATE FUNCTION send_sms_batch(p jsonb)
+RETURNS TABLE (idx integer, message jsonb, replayed boolean, conflict boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  e jsonb;
+  r record;
+  accepted uuid[] := '{}';
+BEGIN
+  FOR i IN 1 .. jsonb_array_length(p) LOOP
+    e := p->(i - 1);
+    FOR r IN
+      SELECT * FROM accept_sms((e->>'clientId')::uuid, (e->>'ownerId')::uuid,
+                               (e->>'price')::numeric, e->>'sender', e->>'recipient',
+                               e->>'body', e->>'reference', e->>'encoding',
+                               (e->>'segments')::integer, (e->>'actorUserId')::uuid,
+                               e->>'key', e->>'hash')
+    LOOP
+      IF NOT r.replayed THEN
+        accepted := accepted || (r.message->>'id')::uuid;
+      END IF;
+      RETURN QUERY SELECT i, r.message, r.replayed, r.conflict;
+    END LOOP;
+  END LOOP;
+  PERFORM enqueue_delivery(accepted);
 END
 $$;
 

@@ -10,6 +10,7 @@
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { DeliveryConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { GroupCommit } from '../db/group-commit.ts';
 import { DELIVERY_QUEUE, startQueue } from './queue.ts';
 import * as repo from './repo.ts';
 import { routeFor } from './routing.ts';
@@ -53,45 +54,6 @@ export interface Delivery {
 interface ConnectorEntry {
   connector: Connector;
   simulated: boolean;
-}
-
-/** Waits for the writes in flight; writes what arrives meanwhile together, in one call. */
-class GroupCommit<T> {
-  #queue: { item: T; resolve(): void; reject(error: unknown): void }[] = [];
-  #running: Promise<void> | null = null;
-  readonly #write: (items: T[]) => Promise<void>;
-  readonly #max: number;
-
-  constructor(write: (items: T[]) => Promise<void>, max = 1000) {
-    this.#write = write;
-    this.#max = max;
-  }
-
-  push(item: T): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ item, resolve, reject });
-      this.#running ??= this.#run();
-    });
-  }
-
-  async #run(): Promise<void> {
-    // Let everything that becomes ready in this turn of the event loop join the first write.
-    await new Promise((r) => setImmediate(r));
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#max);
-      try {
-        await this.#write(batch.map((b) => b.item));
-        for (const b of batch) b.resolve();
-      } catch (error) {
-        for (const b of batch) b.reject(error);
-      }
-    }
-    this.#running = null;
-  }
-
-  async drain(): Promise<void> {
-    while (this.#running) await this.#running;
-  }
 }
 
 function connectorsFor(
@@ -154,11 +116,13 @@ export async function startDelivery(
   if (db.kind === 'pglite') await reclaimOrphanedJobs(boss, db, logger);
 
   const connectors = connectorsFor(options);
-  const outcomes = new GroupCommit<repo.Outcome>((items) =>
-    repo.recordOutcomes(db, items),
+  const outcomes = new GroupCommit<repo.Outcome>(
+    (items) => repo.recordOutcomes(db, items),
+    1000,
   );
-  const receipts = new GroupCommit<repo.ReceiptRow>((items) =>
-    repo.applyReceipts(db, items),
+  const receipts = new GroupCommit<repo.ReceiptRow>(
+    (items) => repo.applyReceipts(db, items),
+    1000,
   );
   for (const [method, { connector }] of connectors) {
     connector.onReceipt((receipt: Receipt) =>

@@ -87,9 +87,7 @@ export async function failMessages(
 
 /** Queues delivery jobs again (tests of duplicate jobs; an operator's manual re-drive). */
 export async function enqueue(q: Queryable, ids: string[]): Promise<void> {
-  await q.query('SELECT enqueue_delivery(id) FROM unnest($1::uuid[]) AS id', [
-    ids,
-  ]);
+  await q.query('SELECT enqueue_delivery($1::uuid[])', [ids]);
 }
 
 export async function deleteExpiredIdempotencyKeys(q: Queryable): Promise<void> {

@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/schemas/messages.ts';
 import type { SmsEncoding } from '../../../shared/sms.ts';
 import type { Queryable } from '../../db/client.ts';
+import { GroupCommit } from '../../db/group-commit.ts';
 import { selectPage, type Page } from '../../db/paging.ts';
 
 /** A messages row, from a query (dates as Date) or from to_jsonb (dates as text). */
@@ -77,39 +78,65 @@ export type SendOutcome =
   | { kind: 'no-client' }
   | { kind: 'no-balance' };
 
+interface SendRow {
+  idx: number;
+  message: MessageRow;
+  replayed: boolean;
+  conflict: boolean;
+}
+
+/**
+ * Concurrent sends on one database go together: each batch is one call of `send_sms_batch`
+ * (migrations/003-delivery.sql), one statement and so one transaction and one commit, which
+ * debits, stores each message as ACCEPTED with its ledger row, and queues the delivery jobs.
+ */
+const batchers = new WeakMap<Queryable, GroupCommit<AcceptedSms, SendRow | undefined>>();
+
+function batcherOf(q: Queryable) {
+  let batcher = batchers.get(q);
+  if (!batcher) {
+    batcher = new GroupCommit<AcceptedSms, SendRow | undefined>(async (items) => {
+      const rows = await q.query<SendRow>(
+        'SELECT idx, message, replayed, conflict FROM send_sms_batch($1::jsonb)',
+        [
+          JSON.stringify(
+            items.map((sms) => ({
+              clientId: sms.clientId,
+              ownerId: sms.ownerId,
+              price: sms.price,
+              sender: sms.sender,
+              recipient: sms.recipient,
+              body: sms.body,
+              reference: sms.reference,
+              encoding: sms.encoding,
+              segments: sms.segments,
+              actorUserId: sms.actorUserId,
+              key: sms.idempotency?.key ?? null,
+              hash: sms.idempotency?.requestHash ?? null,
+            })),
+          ),
+        ],
+      );
+      const byIndex = new Map(rows.map((row) => [row.idx, row]));
+      return items.map((_, i) => byIndex.get(i + 1));
+    }, 200);
+    batchers.set(q, batcher);
+  }
+  return batcher;
+}
+
 /**
  * Debits the price, stores the message as ACCEPTED, appends the ledger row and queues its
- * delivery job in one call of `send_sms` (migrations/003-delivery.sql): one statement, so one
- * transaction and one round trip. The debit is conditional (`amount >= price`), so racing sends
- * never overdraw; when no row comes back, nothing was written, and a second look tells an
- * unknown client from a short balance. With an idempotency key, an earlier answer to the same
- * key comes back `replayed` instead.
+ * delivery job, all in one transaction with the other sends of its batch. The debit is
+ * conditional (`amount >= price`), so racing sends never overdraw; when no row comes back,
+ * nothing was written, and a second look tells an unknown client from a short balance. With an
+ * idempotency key, an earlier answer to the same key comes back `replayed` instead.
  */
 export async function insertAcceptedMessage(
   q: Queryable,
   sms: AcceptedSms,
 ): Promise<SendOutcome> {
-  const [row] = await q.query<{
-    message: MessageRow;
-    replayed: boolean;
-    conflict: boolean;
-  }>(
-    'SELECT message, replayed, conflict FROM send_sms($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
-    [
-      sms.clientId,
-      sms.ownerId,
-      sms.price,
-      sms.sender,
-      sms.recipient,
-      sms.body,
-      sms.reference,
-      sms.encoding,
-      sms.segments,
-      sms.actorUserId,
-      sms.idempotency?.key ?? null,
-      sms.idempotency?.requestHash ?? null,
-    ],
-  );
+  const row = await batcherOf(q).push(sms);
   if (row?.conflict) return { kind: 'key-reused' };
   if (row) {
     return {
