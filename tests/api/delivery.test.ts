@@ -35,20 +35,26 @@ async function customer(splits: Record<string, number> = {}, credit = 10) {
   const client = await createClient(owner.http);
   await giveCredit(server.url, client.id, credit);
   for (const [deliveryMethod, weight] of Object.entries(splits)) {
-    const created = await adminHttp(server.url).post('/api/admin/routes/split', {
-      userId: client.userId,
-      clientId: client.id,
-      deliveryMethod,
-      weight,
-    });
+    const created = await adminHttp(server.url).post(
+      '/api/admin/routes/split',
+      {
+        userId: client.userId,
+        clientId: client.id,
+        deliveryMethod,
+        weight,
+      },
+    );
     expect(created.status).toBe(201);
   }
   const send = async (body: string, sender = 'Shop') => {
-    const sent = await owner.http.post(`/api/clients/${client.id}/messages/sms`, {
-      sender,
-      recipient: '+44 7700 900123',
-      body,
-    });
+    const sent = await owner.http.post(
+      `/api/clients/${client.id}/messages/sms`,
+      {
+        sender,
+        recipient: '+44 7700 900123',
+        body,
+      },
+    );
     expect(sent.status).toBe(201);
     return sent.body as { id: string; state: string };
   };
@@ -186,7 +192,11 @@ describe('delivery through SMPP', () => {
   });
 
   it('fails over after a permanent refusal to the next split method (simulated) and delivers', async () => {
-    const c = await customer({ MELROSE_SMPP: 1000, VONAGE_SMS: 1, WORLD_SPECIAL: 0 });
+    const c = await customer({
+      MELROSE_SMPP: 1000,
+      VONAGE_SMS: 1,
+      WORLD_SPECIAL: 0,
+    });
     // 1 in 1001 messages draws VONAGE_SMS first; try again then.
     for (let tries = 0; tries < 3; tries++) {
       smsc.script({ status: 0x45 }); // ESME_RSUBMITFAIL: permanent
@@ -228,7 +238,10 @@ describe('a message no method takes', () => {
     // Let the duplicate jobs run out.
     await new Promise((r) => setTimeout(r, 500));
     expect(await c.balance()).toBe(1);
-    const refunds = await server.app.db.query<{ message_id: string; n: number }>(
+    const refunds = await server.app.db.query<{
+      message_id: string;
+      n: number;
+    }>(
       `SELECT message_id, count(*)::int AS n FROM balance_ledger
        WHERE client_id = $1 AND reason = 'REFUND' GROUP BY message_id`,
       [c.client.id],

@@ -12,6 +12,9 @@ import { startServer, type TestServer } from '../support/start-server.ts';
 const CLIENT_CALLS = [
   'GET /api/clients/:id/balances/default',
   'POST /api/clients/:clientId/messages/sms',
+  'GET /api/clients/:clientId/messages',
+  'GET /api/clients/:clientId/messages.csv',
+  'GET /api/clients/:clientId/messages/:messageId',
 ];
 
 let server: TestServer;

@@ -5,8 +5,11 @@
  * company; under load a batch is whatever queued during the previous write.
  */
 export class GroupCommit<T, R = void> {
-  #queue: { item: T; resolve(result: R): void; reject(error: unknown): void }[] =
-    [];
+  #queue: {
+    item: T;
+    resolve(result: R): void;
+    reject(error: unknown): void;
+  }[] = [];
   #running: Promise<void> | null = null;
   readonly #write: (items: T[]) => Promise<R[] | void>;
   readonly #max: number;

@@ -188,7 +188,10 @@ export async function startDelivery(
       }
     }
     await outcomes.push({ messageId: row.id, fail: true });
-    logger.warn({ messageId: row.id, route }, 'no delivery method took the message: FAILED and refunded');
+    logger.warn(
+      { messageId: row.id, route },
+      'no delivery method took the message: FAILED and refunded',
+    );
     return 'completed';
   }
 
@@ -206,7 +209,10 @@ export async function startDelivery(
             status: await deliver(job, byId.get(job.data.messageId)),
           };
         } catch (err) {
-          logger.error({ err, messageId: job.data.messageId }, 'delivery job failed');
+          logger.error(
+            { err, messageId: job.data.messageId },
+            'delivery job failed',
+          );
           return { id: job.id, status: 'failed' as const };
         }
       }),
@@ -238,7 +244,9 @@ export async function startDelivery(
     () =>
       void repo
         .deleteExpiredIdempotencyKeys(db)
-        .catch((err) => logger.warn({ err }, 'idempotency key clean-up failed')),
+        .catch((err) =>
+          logger.warn({ err }, 'idempotency key clean-up failed'),
+        ),
     3_600_000,
   );
   housekeeping.unref();
@@ -277,5 +285,8 @@ async function reclaimOrphanedJobs(
   await boss.fail(DELIVERY_QUEUE, ids, {
     message: 'the server delivering it stopped',
   });
-  logger.info({ jobs: ids.length }, 'delivery jobs of a stopped server handed back');
+  logger.info(
+    { jobs: ids.length },
+    'delivery jobs of a stopped server handed back',
+  );
 }

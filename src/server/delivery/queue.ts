@@ -45,10 +45,16 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   };
   let boss: PgBoss;
   if (db.kind === 'pglite') {
-    if (!db.pglite) throw new Error('embedded database without its PGlite handle');
-    boss = new PgBoss({ ...common, db: fromPglite(db.pglite), backend: 'pglite' });
+    if (!db.pglite)
+      throw new Error('embedded database without its PGlite handle');
+    boss = new PgBoss({
+      ...common,
+      db: fromPglite(db.pglite),
+      backend: 'pglite',
+    });
   } else {
-    if (!options.databaseUrl) throw new Error('PostgreSQL without DATABASE_URL');
+    if (!options.databaseUrl)
+      throw new Error('PostgreSQL without DATABASE_URL');
     boss = new PgBoss({
       ...common,
       connectionString: options.databaseUrl,

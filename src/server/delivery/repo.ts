@@ -90,7 +90,9 @@ export async function enqueue(q: Queryable, ids: string[]): Promise<void> {
   await q.query('SELECT enqueue_delivery($1::uuid[])', [ids]);
 }
 
-export async function deleteExpiredIdempotencyKeys(q: Queryable): Promise<void> {
+export async function deleteExpiredIdempotencyKeys(
+  q: Queryable,
+): Promise<void> {
   await q.query(
     "DELETE FROM idempotency_keys WHERE date_created < now() - interval '24 hours'",
   );

@@ -32,7 +32,10 @@ export function createSimulator(
       if (closed) return { kind: 'retry', error: 'simulator closed' };
       const base = `sim-${randomUUID()}`;
       const { segments } = countSms(sms.text);
-      const ids = Array.from({ length: segments }, (_, i) => `${base}-${i + 1}`);
+      const ids = Array.from(
+        { length: segments },
+        (_, i) => `${base}-${i + 1}`,
+      );
       const send = () => report(ids).catch(() => undefined);
       const timer = setTimeout(() => {
         pending.delete(timer);

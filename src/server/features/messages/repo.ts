@@ -90,36 +90,42 @@ interface SendRow {
  * (migrations/003-delivery.sql), one statement and so one transaction and one commit, which
  * debits, stores each message as ACCEPTED with its ledger row, and queues the delivery jobs.
  */
-const batchers = new WeakMap<Queryable, GroupCommit<AcceptedSms, SendRow | undefined>>();
+const batchers = new WeakMap<
+  Queryable,
+  GroupCommit<AcceptedSms, SendRow | undefined>
+>();
 
 function batcherOf(q: Queryable) {
   let batcher = batchers.get(q);
   if (!batcher) {
-    batcher = new GroupCommit<AcceptedSms, SendRow | undefined>(async (items) => {
-      const rows = await q.query<SendRow>(
-        'SELECT idx, message, replayed, conflict FROM send_sms_batch($1::jsonb)',
-        [
-          JSON.stringify(
-            items.map((sms) => ({
-              clientId: sms.clientId,
-              ownerId: sms.ownerId,
-              price: sms.price,
-              sender: sms.sender,
-              recipient: sms.recipient,
-              body: sms.body,
-              reference: sms.reference,
-              encoding: sms.encoding,
-              segments: sms.segments,
-              actorUserId: sms.actorUserId,
-              key: sms.idempotency?.key ?? null,
-              hash: sms.idempotency?.requestHash ?? null,
-            })),
-          ),
-        ],
-      );
-      const byIndex = new Map(rows.map((row) => [row.idx, row]));
-      return items.map((_, i) => byIndex.get(i + 1));
-    }, 200);
+    batcher = new GroupCommit<AcceptedSms, SendRow | undefined>(
+      async (items) => {
+        const rows = await q.query<SendRow>(
+          'SELECT idx, message, replayed, conflict FROM send_sms_batch($1::jsonb)',
+          [
+            JSON.stringify(
+              items.map((sms) => ({
+                clientId: sms.clientId,
+                ownerId: sms.ownerId,
+                price: sms.price,
+                sender: sms.sender,
+                recipient: sms.recipient,
+                body: sms.body,
+                reference: sms.reference,
+                encoding: sms.encoding,
+                segments: sms.segments,
+                actorUserId: sms.actorUserId,
+                key: sms.idempotency?.key ?? null,
+                hash: sms.idempotency?.requestHash ?? null,
+              })),
+            ),
+          ],
+        );
+        const byIndex = new Map(rows.map((row) => [row.idx, row]));
+        return items.map((_, i) => byIndex.get(i + 1));
+      },
+      200,
+    );
     batchers.set(q, batcher);
   }
   return batcher;
@@ -203,7 +209,13 @@ export async function listMessages(
   const { where, params } = filterClause(clientId, filter);
   return selectPage<MessageRow, Message>(
     q,
-    { columns: COLUMNS, from: 'messages', where, params, orderBy: NEWEST_FIRST },
+    {
+      columns: COLUMNS,
+      from: 'messages',
+      where,
+      params,
+      orderBy: NEWEST_FIRST,
+    },
     page,
     toMessage,
   );

@@ -53,7 +53,8 @@ export async function sendSms(
   });
   if (outcome.kind === 'no-client') throw notFound('Client');
   if (outcome.kind === 'no-balance') throw paymentRequired(NOT_ENOUGH_BALANCE);
-  if (outcome.kind === 'key-reused') throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+  if (outcome.kind === 'key-reused')
+    throw unprocessable(IDEMPOTENCY_KEY_REUSED);
   if (!outcome.replayed) deps.deliveryWake.wake();
   return { message: outcome.message, replayed: outcome.replayed };
 }
