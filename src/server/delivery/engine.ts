@@ -54,6 +54,33 @@ export interface Delivery {
 interface ConnectorEntry {
   connector: Connector;
   simulated: boolean;
+  /**
+   * Messages submitted and not yet recorded, at most the bind's window: a crash can then make
+   * the provider see at most a window of messages twice (sent again because their answer was
+   * not recorded yet). Unbounded for the simulator.
+   */
+  slots: Slots | null;
+}
+
+/** A counting semaphore. */
+class Slots {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+  async acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
 }
 
 function connectorsFor(
@@ -79,12 +106,14 @@ function connectorsFor(
           pendingTimeoutMs: 30_000,
         }),
         simulated: false,
+        slots: new Slots(smpp.window),
       });
     } else {
       // VONAGE_SMS and WORLD_SPECIAL get their connectors in a later issue.
       entries.set(method, {
         connector: createSimulator(method, options.simulatorDelayMs),
         simulated: true,
+        slots: null,
       });
     }
   }
@@ -151,26 +180,32 @@ export async function startDelivery(
       if (refused.has(method)) continue;
       if ((failures.get(method) ?? 0) >= MAX_TRIES_PER_METHOD) continue;
       const entry = connectors.get(method)!;
-      const outcome = await entry.connector.submit({
-        messageId: row.id,
-        from: row.sender,
-        to: row.recipient,
-        text: row.body,
-        encoding: row.encoding,
-      });
       const common = {
         messageId: row.id,
         method,
         route,
         simulated: entry.simulated,
       };
-      if (outcome.kind === 'submitted') {
-        await outcomes.push({
-          ...common,
-          state: 'SUBMITTED',
-          providerMessageIds: outcome.providerMessageIds,
+      await entry.slots?.acquire();
+      let outcome;
+      try {
+        outcome = await entry.connector.submit({
+          messageId: row.id,
+          from: row.sender,
+          to: row.recipient,
+          text: row.body,
+          encoding: row.encoding,
         });
-        return 'completed';
+        if (outcome.kind === 'submitted') {
+          await outcomes.push({
+            ...common,
+            state: 'SUBMITTED',
+            providerMessageIds: outcome.providerMessageIds,
+          });
+          return 'completed';
+        }
+      } finally {
+        entry.slots?.release();
       }
       // Closing: the submit was cut short by us, not by the provider; try again after restart.
       if (stopping && outcome.kind === 'retry') return 'failed';
