@@ -203,37 +203,47 @@ $$;
 CREATE FUNCTION record_attempts(p jsonb, p_failed uuid[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-  o jsonb;
-  attempt_id bigint;
-  ids text[];
-  settle uuid[] := '{}';
+  settle uuid[];
 BEGIN
-  FOR o IN SELECT * FROM jsonb_array_elements(p) LOOP
-    ids := ARRAY(SELECT jsonb_array_elements_text(COALESCE(o->'providerMessageIds', '[]')));
-    INSERT INTO message_attempts (message_id, method, state, provider_message_id, parts, error,
-                                  simulated)
-    VALUES ((o->>'messageId')::uuid, o->>'method', o->>'state', array_to_string(ids, ','),
-            COALESCE(array_length(ids, 1), 0), o->>'error',
-            COALESCE((o->>'simulated')::boolean, false))
-    RETURNING id INTO attempt_id;
-    UPDATE messages SET
-      delivery_method = o->>'method',
-      simulated = COALESCE((o->>'simulated')::boolean, false),
-      route = COALESCE(route, ARRAY(SELECT jsonb_array_elements_text(o->'route'))),
-      state = CASE WHEN o->>'state' = 'SUBMITTED' AND state = 'ACCEPTED' THEN 'SUBMITTED'
-                   ELSE state END,
+  -- Set-based, a handful of statements per batch whatever its size: the attempt ids are drawn
+  -- first so that parts can name their attempt without joining back.
+  WITH o AS MATERIALIZED (
+    SELECT x.ord, nextval('message_attempts_id_seq') AS attempt_id,
+           (x.e->>'messageId')::uuid AS message_id, x.e->>'method' AS method,
+           x.e->>'state' AS state, x.e->>'error' AS error,
+           COALESCE((x.e->>'simulated')::boolean, false) AS simulated,
+           ARRAY(SELECT jsonb_array_elements_text(COALESCE(x.e->'providerMessageIds', '[]'))) AS ids,
+           ARRAY(SELECT jsonb_array_elements_text(COALESCE(x.e->'route', '[]'))) AS route
+    FROM jsonb_array_elements(p) WITH ORDINALITY AS x(e, ord)
+  ), attempts AS (
+    INSERT INTO message_attempts (id, message_id, method, state, provider_message_id, parts,
+                                  error, simulated)
+    SELECT attempt_id, message_id, method, state, NULLIF(array_to_string(ids, ','), ''),
+           cardinality(ids), error, simulated
+    FROM o ORDER BY ord
+  ), parts AS (
+    INSERT INTO message_parts AS mp (method, provider_message_id, message_id, attempt_id)
+    SELECT o.method, pid, o.message_id, o.attempt_id
+    FROM o, unnest(o.ids) AS pid WHERE o.state = 'SUBMITTED'
+    ON CONFLICT (method, provider_message_id) DO UPDATE
+      SET message_id = excluded.message_id, attempt_id = excluded.attempt_id
+      WHERE mp.message_id IS NULL
+  ), latest AS (
+    SELECT DISTINCT ON (message_id) message_id, method, simulated, route,
+           bool_or(state = 'SUBMITTED') OVER (PARTITION BY message_id) AS submitted
+    FROM o ORDER BY message_id, ord DESC
+  ), updated AS (
+    UPDATE messages m SET
+      delivery_method = l.method,
+      simulated = l.simulated,
+      route = COALESCE(m.route, NULLIF(l.route, '{}')),
+      state = CASE WHEN l.submitted AND m.state = 'ACCEPTED' THEN 'SUBMITTED' ELSE m.state END,
       date_updated = now()
-    WHERE id = (o->>'messageId')::uuid AND state IN ('ACCEPTED', 'SUBMITTED');
-    IF o->>'state' = 'SUBMITTED' THEN
-      INSERT INTO message_parts AS mp (method, provider_message_id, message_id, attempt_id)
-      SELECT o->>'method', pid, (o->>'messageId')::uuid, attempt_id FROM unnest(ids) AS pid
-      ON CONFLICT (method, provider_message_id) DO UPDATE
-        SET message_id = excluded.message_id, attempt_id = excluded.attempt_id
-        WHERE mp.message_id IS NULL;
-      settle := settle || (o->>'messageId')::uuid;
-    END IF;
-  END LOOP;
-  IF array_length(settle, 1) > 0 THEN
+    FROM latest l
+    WHERE m.id = l.message_id AND m.state IN ('ACCEPTED', 'SUBMITTED')
+  )
+  SELECT array_agg(message_id) INTO settle FROM latest WHERE submitted;
+  IF settle IS NOT NULL THEN
     PERFORM settle_messages(settle);
   END IF;
   IF array_length(p_failed, 1) > 0 THEN
