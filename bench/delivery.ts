@@ -7,7 +7,8 @@
  * the server accepts them while its workers deliver; then the bench waits until every message is
  * final. delivered/s = messages / (last DELIVERED − first accept). Latency per message is its
  * dateUpdated (when DELIVERED was written) minus its dateCreated (when it was accepted), both
- * taken by the database. Targets on a 2-core machine: 500/s embedded, 1000/s on PostgreSQL.
+ * taken by the database. DELIVERY_WORKERS (4 here) sets the server's workers. Targets on a
+ * 2-core machine: 500/s embedded, 1000/s on PostgreSQL.
  */
 import { Agent, request } from 'node:http';
 import { startSmscProcess } from '../tests/support/smsc-process.ts';
@@ -23,6 +24,8 @@ import {
 const MESSAGES = seconds('BENCH_MESSAGES', 5000);
 const CONNECTIONS = seconds('BENCH_CONNECTIONS', 50);
 const WINDOW = seconds('SMPP_WINDOW', 10);
+/** Fetch loops of 100 jobs each; several keep the bind busy while a batch's last commits land. */
+const WORKERS = String(seconds('DELIVERY_WORKERS', 4));
 
 function percentile(sorted: number[], p: number): number {
   return sorted[
@@ -37,6 +40,7 @@ const server = await startBenchServer({
   SMPP_SYSTEM_ID: 'test',
   SMPP_PASSWORD: 'secret',
   SMPP_WINDOW: String(WINDOW),
+  DELIVERY_WORKERS: WORKERS,
 });
 try {
   const userAuth = await registerBenchUser(server.url);
@@ -60,7 +64,7 @@ try {
   if (credit.status !== 200)
     throw new Error(`free credit answered ${credit.status}`);
   console.log(
-    `bench:delivery — ${server.database}, SMPP window ${WINDOW}, ${MESSAGES} messages over ${CONNECTIONS} connections`,
+    `bench:delivery — ${server.database}, SMPP window ${WINDOW}, DELIVERY_WORKERS ${WORKERS}, ${MESSAGES} messages over ${CONNECTIONS} connections`,
   );
 
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { UNRECORDED_PER_WINDOW_SLOT } from '../../src/server/delivery/engine.ts';
 import { isFinal } from '../support/delivery.ts';
 import { httpClient, registerUser } from '../support/http.ts';
 import {
@@ -122,6 +123,9 @@ describe('delivery survives SIGKILL of the server', () => {
         `${texts.length} in all, ${duplicates} duplicate(s) (window ${WINDOW})`,
     );
     expect(seen.size).toBe(MESSAGES);
-    expect(duplicates).toBeLessThanOrEqual(WINDOW);
+    // Only messages submitted and not yet recorded at the kill can go twice: the engine caps
+    // them at UNRECORDED_PER_WINDOW_SLOT × the window (in practice about one window: those the
+    // slow SMSC had not answered yet).
+    expect(duplicates).toBeLessThanOrEqual(WINDOW * UNRECORDED_PER_WINDOW_SLOT);
   }, 60_000);
 });

@@ -27,6 +27,14 @@ import { DELIVERY_METHODS } from '../../shared/limits.ts';
 
 /** Submits of one message on one method that failed transiently before it fails over. */
 export const MAX_TRIES_PER_METHOD = 3;
+/**
+ * Messages submitted on the SMPP bind and not yet recorded, per window slot. It bounds what a
+ * crash can duplicate (a message the SMSC took whose answer was not written yet is sent again
+ * after the restart) at this × SMPP_WINDOW, while leaving room for the time a commit takes:
+ * holding each of only `window` messages until its commit capped throughput at window / commit
+ * latency (about 150/s on PostgreSQL here).
+ */
+export const UNRECORDED_PER_WINDOW_SLOT = 10;
 /** Jobs fetched at once by a worker. */
 const BATCH_SIZE = 100;
 
@@ -54,11 +62,7 @@ export interface Delivery {
 interface ConnectorEntry {
   connector: Connector;
   simulated: boolean;
-  /**
-   * Messages submitted and not yet recorded, at most the bind's window: a crash can then make
-   * the provider see at most a window of messages twice (sent again because their answer was
-   * not recorded yet). Unbounded for the simulator.
-   */
+  /** Submitted and not yet recorded (UNRECORDED_PER_WINDOW_SLOT); unbounded for the simulator. */
   slots: Slots | null;
 }
 
@@ -106,7 +110,7 @@ function connectorsFor(
           pendingTimeoutMs: 30_000,
         }),
         simulated: false,
-        slots: new Slots(smpp.window),
+        slots: new Slots(smpp.window * UNRECORDED_PER_WINDOW_SLOT),
       });
     } else {
       // VONAGE_SMS and WORLD_SPECIAL get their connectors in a later issue.
