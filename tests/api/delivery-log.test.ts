@@ -168,6 +168,23 @@ describe('the message log', () => {
   });
 });
 
+describe('sends accepted together', () => {
+  it('refuses text PostgreSQL cannot store without failing the sends beside it', async () => {
+    const c = await customer(1);
+    const answers = await Promise.all(
+      ['ok 1', 'a\u0000b', 'ok 2', 'half \ud83d', 'ok 3'].map((body) =>
+        c.http.post(`${c.path}/sms`, {
+          sender: 'Shop',
+          recipient: '447700900123',
+          body,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 400, 201, 400, 201]);
+    expect((await c.http.get(c.path)).body.total).toBe(3);
+  });
+});
+
 describe('Idempotency-Key', () => {
   it('answers racing repeats with the first answer and charges once', async () => {
     const c = await customer(1);

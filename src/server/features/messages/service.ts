@@ -11,6 +11,7 @@ import { countSms } from '../../../shared/sms.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import {
+  badRequest,
   forbidden,
   notFound,
   paymentRequired,
@@ -37,6 +38,15 @@ export async function sendSms(
 ): Promise<{ message: Message; replayed: boolean }> {
   if (!principal.roles.includes(SMS_CREATE_ROLE)) {
     throw forbidden(`Sending SMS needs the role ${SMS_CREATE_ROLE}`);
+  }
+  // Refused here rather than by the database: sends are written in batches, and one text
+  // PostgreSQL cannot store would fail the whole batch.
+  const texts = Object.values(input);
+  if (texts.some((value) => value.includes('\u0000'))) {
+    throw badRequest('Text must not contain NUL characters');
+  }
+  if (texts.some((value) => !value.isWellFormed())) {
+    throw badRequest('Text must be valid Unicode (a lone surrogate was found)');
   }
   const { encoding, segments } = countSms(input.body);
   const outcome = await repo.insertAcceptedMessage(deps.db, {
