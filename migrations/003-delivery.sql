@@ -355,3 +355,18 @@ BEGIN
   END LOOP;
 END
 $$;
+
+-- What the workers write, a batch at once in one statement: submit outcomes (with the messages no
+-- method took), then receipts.
+CREATE FUNCTION record_delivery(p_outcomes jsonb, p_failed uuid[], p_receipts jsonb)
+RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF jsonb_array_length(p_outcomes) > 0 OR cardinality(p_failed) > 0 THEN
+    PERFORM record_attempts(p_outcomes, p_failed);
+  END IF;
+  IF jsonb_array_length(p_receipts) > 0 THEN
+    PERFORM apply_receipts(p_receipts);
+  END IF;
+END
+$$;

@@ -149,17 +149,23 @@ export async function startDelivery(
   if (db.kind === 'pglite') await reclaimOrphanedJobs(boss, db, logger);
 
   const connectors = connectorsFor(options);
-  const outcomes = new GroupCommit<repo.Outcome>(
-    (items) => repo.recordOutcomes(db, items),
+  // Outcomes and receipts share one writer: one statement per batch of both.
+  type Written = { outcome: repo.Outcome } | { receipt: repo.ReceiptRow };
+  const writer = new GroupCommit<Written>(
+    (items) =>
+      repo.recordDelivery(
+        db,
+        items.flatMap((i) => ('outcome' in i ? [i.outcome] : [])),
+        items.flatMap((i) => ('receipt' in i ? [i.receipt] : [])),
+      ),
     1000,
   );
-  const receipts = new GroupCommit<repo.ReceiptRow>(
-    (items) => repo.applyReceipts(db, items),
-    1000,
-  );
+  const outcomes = {
+    push: (outcome: repo.Outcome) => writer.push({ outcome }),
+  };
   for (const [method, { connector }] of connectors) {
     connector.onReceipt((receipt: Receipt) =>
-      receipts.push({ method, ...receipt }),
+      writer.push({ receipt: { method, ...receipt } }),
     );
   }
   let stopping = false;
@@ -303,8 +309,7 @@ export async function startDelivery(
         [...connectors.values()].map(({ connector }) => connector.close()),
       );
       await boss.stop({ graceful: true, timeout: 5_000, close: true });
-      await outcomes.drain();
-      await receipts.drain();
+      await writer.drain();
     },
   };
 }

@@ -46,16 +46,21 @@ export type Outcome =
   /** No method took it: FAILED and refunded. */
   | { messageId: string; fail: true };
 
-/** Records a batch of outcomes in one statement (one transaction): attempts, then failures. */
-export async function recordOutcomes(
+/**
+ * Records a batch of outcomes (attempts, then the messages no method took) and receipts in one
+ * statement, so one transaction.
+ */
+export async function recordDelivery(
   q: Queryable,
   outcomes: Outcome[],
+  receipts: ReceiptRow[],
 ): Promise<void> {
   const attempts = outcomes.filter((o) => !('fail' in o));
   const failed = outcomes.filter((o) => 'fail' in o).map((o) => o.messageId);
-  await q.query('SELECT record_attempts($1::jsonb, $2::uuid[])', [
+  await q.query('SELECT record_delivery($1::jsonb, $2::uuid[], $3::jsonb)', [
     JSON.stringify(attempts),
     failed,
+    JSON.stringify(receipts),
   ]);
 }
 
@@ -64,13 +69,6 @@ export interface ReceiptRow {
   providerMessageId: string;
   state: FinalState;
   error: string | null;
-}
-
-export async function applyReceipts(
-  q: Queryable,
-  receipts: ReceiptRow[],
-): Promise<void> {
-  await q.query('SELECT apply_receipts($1::jsonb)', [JSON.stringify(receipts)]);
 }
 
 /** FAILED and refunded, each exactly once whoever else tries too; returns the ids refunded now. */
