@@ -7,7 +7,7 @@
  * the server accepts them while its workers deliver; then the bench waits until every message is
  * final. delivered/s = messages / (last DELIVERED − first accept). Latency per message is its
  * dateUpdated (when DELIVERED was written) minus its dateCreated (when it was accepted), both
- * taken by the database. DELIVERY_WORKERS (4 here) sets the server's workers. Targets on a
+ * taken by the database. DELIVERY_WORKERS (1) sets the server's workers. Targets on a
  * 2-core machine: 500/s embedded, 1000/s on PostgreSQL.
  */
 import { Agent, request } from 'node:http';
@@ -24,8 +24,8 @@ import {
 const MESSAGES = seconds('BENCH_MESSAGES', 5000);
 const CONNECTIONS = seconds('BENCH_CONNECTIONS', 50);
 const WINDOW = seconds('SMPP_WINDOW', 10);
-/** Fetch loops of 100 jobs each; several keep the bind busy while a batch's last commits land. */
-const WORKERS = String(seconds('DELIVERY_WORKERS', 4));
+/** The server's delivery workers (its default, 1, unless DELIVERY_WORKERS says otherwise). */
+const WORKERS = String(seconds('DELIVERY_WORKERS', 1));
 
 function percentile(sorted: number[], p: number): number {
   return sorted[
