@@ -9,7 +9,6 @@ ALTER TABLE messages
   -- The methods to try, in order, fixed when the message is first routed (chosen split first,
   -- then the other methods of the client's splits with weight > 0).
   ADD COLUMN route text[];
-CREATE INDEX messages_client_newest_idx ON messages (client_id, date_created DESC, id DESC);
 
 -- Every try of a message on a method. state: SUBMITTED (taken), then the receipt's final word
 -- (DELIVERED, UNDELIVERED, EXPIRED, REJECTED); REFUSED (permanent refusal at submit) or FAILED
@@ -44,6 +43,8 @@ CREATE TABLE message_parts (
   PRIMARY KEY (method, provider_message_id)
 );
 CREATE INDEX message_parts_attempt_idx ON message_parts (attempt_id);
+-- Receipts no submit claimed (yet): kept a week, then removed by the workers' housekeeping.
+CREATE INDEX message_parts_unclaimed_idx ON message_parts (date_created) WHERE message_id IS NULL;
 
 -- Refunds: a FAILED message's price comes back through the ledger, and this index makes
 -- "exactly once" a property of the data rather than of the code paths that may race.

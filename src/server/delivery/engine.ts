@@ -284,14 +284,12 @@ export async function startDelivery(
     for (const id of workIds) boss.notifyWorker(id);
   });
 
-  // Idempotency keys are answered for 24 hours; older ones only take space.
+  // Expired idempotency keys and never-claimed receipts only take space.
   const housekeeping = setInterval(
     () =>
       void repo
-        .deleteExpiredIdempotencyKeys(db)
-        .catch((err) =>
-          logger.warn({ err }, 'idempotency key clean-up failed'),
-        ),
+        .deleteExpired(db)
+        .catch((err) => logger.warn({ err }, 'delivery housekeeping failed')),
     3_600_000,
   );
   housekeeping.unref();

@@ -88,11 +88,16 @@ export async function enqueue(q: Queryable, ids: string[]): Promise<void> {
   await q.query('SELECT enqueue_delivery($1::uuid[])', [ids]);
 }
 
-export async function deleteExpiredIdempotencyKeys(
-  q: Queryable,
-): Promise<void> {
+/**
+ * Housekeeping: idempotency keys are answered for 24 hours; a receipt whose id no submit of ours
+ * ever claimed (another system's message, a typo of the SMSC) is kept a week for inspection.
+ */
+export async function deleteExpired(q: Queryable): Promise<void> {
   await q.query(
     "DELETE FROM idempotency_keys WHERE date_created < now() - interval '24 hours'",
+  );
+  await q.query(
+    "DELETE FROM message_parts WHERE message_id IS NULL AND date_created < now() - interval '7 days'",
   );
 }
 
