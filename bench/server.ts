@@ -22,7 +22,9 @@ export interface BenchServer extends SpawnedServer {
  * Starts the real server as its own process: on a fresh embedded DATA_DIR, or on the
  * PostgreSQL of DATABASE_URL when it is set (use a scratch database: the bench adds rows).
  */
-export async function startBenchServer(): Promise<BenchServer> {
+export async function startBenchServer(
+  extraEnv: Record<string, string> = {},
+): Promise<BenchServer> {
   const databaseUrl = process.env.DATABASE_URL;
   const env: Record<string, string> = {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
@@ -31,6 +33,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     ...(databaseUrl
       ? { DATABASE_URL: databaseUrl }
       : { DATA_DIR: tempDataDir('bench') }),
+    ...extraEnv,
   };
   const server = await spawnServer(env, 120_000);
   return {

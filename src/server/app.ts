@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { createDeps } from './deps.ts';
+import { startDelivery, type Delivery } from './delivery/engine.ts';
 import { httpServerOptions, limitConnections } from './http-server-options.ts';
 import { ensureBootstrapAdmin } from './features/users/service.ts';
 import { apiDocs } from './plugins/api-docs.ts';
@@ -24,6 +25,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route with its final options (scope, role): read by tests and docs. */
     routeTable: readonly RouteOptions[];
+    /** The delivery queue and workers of this node (tests race failures and duplicate jobs). */
+    delivery: Delivery;
     /** The open database: the ledger verification reads it, and tests close it under a running server. */
     db: Db;
   }
@@ -50,9 +53,27 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   const db = await openDatabase(config);
   app.decorate('db', db);
-  app.addHook('onClose', async () => db.close());
+  let delivery: Delivery | undefined;
+  // Workers stop (their last writes land) before the database closes.
+  app.addHook('onClose', async () => {
+    await delivery?.stop();
+    await db.close();
+  });
   const deps = createDeps(config, db, app.log);
   await ensureBootstrapAdmin(db, config.admin);
+  try {
+    delivery = await startDelivery({
+      config: config.delivery,
+      databaseUrl: config.databaseUrl,
+      db,
+      logger: app.log,
+      wake: deps.deliveryWake,
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  app.decorate('delivery', delivery);
 
   await securityHeaders(app);
   await app.register(import('@fastify/compress'), { threshold: 1024 });

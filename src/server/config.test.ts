@@ -42,6 +42,16 @@ describe('loadConfig', () => {
       MAX_CONNECTIONS: '500',
       TRUST_PROXY: 'true',
       REGISTER_LIMIT: '5',
+      SMPP_HOST: 'smsc.example.test',
+      SMPP_PORT: '2776',
+      SMPP_SYSTEM_ID: 'acme',
+      SMPP_PASSWORD: 'pw',
+      SMPP_SYSTEM_TYPE: 'VMA',
+      SMPP_WINDOW: '20',
+      SMPP_MAX_TPS: '50',
+      DEFAULT_DELIVERY_METHOD: 'WORLD_SPECIAL',
+      PUBLIC_URL: 'https://console.example.test/',
+      DELIVERY_WORKERS: '3',
     });
     expect(config).toEqual({
       port: 9090,
@@ -67,6 +77,20 @@ describe('loadConfig', () => {
       },
       trustProxy: true,
       registerLimit: 5,
+      delivery: {
+        smpp: {
+          host: 'smsc.example.test',
+          port: 2776,
+          systemId: 'acme',
+          password: 'pw',
+          systemType: 'VMA',
+          window: 20,
+          maxTps: 50,
+        },
+        defaultMethod: 'WORLD_SPECIAL',
+        publicUrl: 'https://console.example.test',
+        workers: 3,
+      },
     });
   });
 
@@ -76,6 +100,49 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(
       /TRUST_PROXY: must be true or false/,
     );
+  });
+
+  it('applies the delivery defaults: no SMSC (simulator), MELROSE_SMPP, one worker', () => {
+    expect(loadConfig({ PORT: '9000' }).delivery).toEqual({
+      smpp: undefined,
+      defaultMethod: 'MELROSE_SMPP',
+      publicUrl: 'http://127.0.0.1:9000',
+      workers: 1,
+    });
+    expect(
+      loadConfig({ SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id' }).delivery.smpp,
+    ).toEqual({
+      host: 'smsc',
+      port: 2775,
+      systemId: 'id',
+      password: '',
+      systemType: '',
+      window: 10,
+      maxTps: null,
+    });
+  });
+
+  it('refuses bad delivery settings, and DELIVERY_WORKERS=0 on the embedded database', () => {
+    for (const [name, value] of [
+      ['SMPP_PORT', '0'],
+      ['SMPP_WINDOW', '0'],
+      ['SMPP_MAX_TPS', '-5'],
+      ['SMPP_PASSWORD', 'longer-than-8'],
+      ['DEFAULT_DELIVERY_METHOD', 'CARRIER_PIGEON'],
+      ['PUBLIC_URL', 'ftp://x'],
+      ['DELIVERY_WORKERS', '-1'],
+    ]) {
+      expect(() => loadConfig({ [name!]: value }), name).toThrow(
+        new RegExp(`${name}:`),
+      );
+    }
+    expect(() => loadConfig({ DELIVERY_WORKERS: '0' })).toThrow(
+      /DELIVERY_WORKERS: 0 \(accept only\) needs DATABASE_URL/,
+    );
+    expect(
+      loadConfig({ DELIVERY_WORKERS: '0', DATABASE_URL: 'postgres://db/x' })
+        .delivery.workers,
+    ).toBe(0);
   });
 
   it('treats an empty variable as unset', () => {

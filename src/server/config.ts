@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERY_METHODS, type DeliveryMethod } from '../shared/limits.ts';
 import { parseDecimal } from '../shared/money.ts';
 import { isValidSender, SENDER_RULE_MESSAGE } from '../shared/sms.ts';
 
@@ -9,6 +10,9 @@ const milliseconds = (fallback: number, min = 1) =>
     .int('must be a whole number of milliseconds')
     .min(min, `must be at least ${min}`)
     .default(fallback);
+
+const positiveInt = (fallback: number) =>
+  z.coerce.number().int('must be an integer').min(1).default(fallback);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -49,8 +53,31 @@ const EnvSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .default(10_000),
-  TRUST_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
+  TRUST_PROXY: z
+    .stringbool({
+      truthy: ['true'],
+      falsy: ['false'],
+      error: 'must be true or false',
+    })
+    .default(false),
   REGISTER_LIMIT: z.coerce.number().int().min(1).default(30),
+  SMPP_HOST: z.string().min(1).optional(),
+  SMPP_PORT: z.coerce.number().int().min(1).max(65535).default(2775),
+  SMPP_SYSTEM_ID: z.string().max(15, 'at most 15 characters').optional(),
+  SMPP_PASSWORD: z.string().max(8, 'at most 8 characters').optional(),
+  SMPP_SYSTEM_TYPE: z.string().max(12, 'at most 12 characters').default(''),
+  SMPP_WINDOW: positiveInt(10),
+  SMPP_MAX_TPS: z.coerce.number().positive('must be positive').optional(),
+  DEFAULT_DELIVERY_METHOD: z.enum(DELIVERY_METHODS).default('MELROSE_SMPP'),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .optional(),
+  DELIVERY_WORKERS: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(0)
+    .max(64)
+    .default(1),
 });
 
 export interface Config {
@@ -89,6 +116,27 @@ export interface Config {
   trustProxy: boolean;
   /** Registrations a minute from one address. */
   registerLimit: number;
+  delivery: DeliveryConfig;
+}
+
+export interface DeliveryConfig {
+  /** The MELROSE_SMPP bind; undefined (no SMPP_HOST): that method goes to the simulator. */
+  smpp:
+    | {
+        host: string;
+        port: number;
+        systemId: string;
+        password: string;
+        systemType: string;
+        window: number;
+        maxTps: number | null;
+      }
+    | undefined;
+  defaultMethod: DeliveryMethod;
+  /** Where providers and browsers reach this server, without a trailing slash. */
+  publicUrl: string;
+  /** Delivery workers in this process; 0: this node only accepts (PostgreSQL only). */
+  workers: number;
 }
 
 /** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
@@ -113,6 +161,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
     throw new Error(
       'Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+    );
+  }
+  // The embedded database lives in this process only: nobody else could deliver its messages.
+  if (e.DELIVERY_WORKERS === 0 && !e.DATABASE_URL) {
+    throw new Error(
+      'Invalid configuration:\n  DELIVERY_WORKERS: 0 (accept only) needs DATABASE_URL: ' +
+        'on the embedded database no other process can deliver the messages',
     );
   }
   return {
@@ -142,5 +197,24 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     trustProxy: e.TRUST_PROXY,
     registerLimit: e.REGISTER_LIMIT,
+    delivery: {
+      smpp: e.SMPP_HOST
+        ? {
+            host: e.SMPP_HOST,
+            port: e.SMPP_PORT,
+            systemId: e.SMPP_SYSTEM_ID ?? '',
+            password: e.SMPP_PASSWORD ?? '',
+            systemType: e.SMPP_SYSTEM_TYPE,
+            window: e.SMPP_WINDOW,
+            maxTps: e.SMPP_MAX_TPS ?? null,
+          }
+        : undefined,
+      defaultMethod: e.DEFAULT_DELIVERY_METHOD,
+      publicUrl: (
+        e.PUBLIC_URL ??
+        `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`
+      ).replace(/\/+$/, ''),
+      workers: e.DELIVERY_WORKERS,
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { Principal } from './auth/principal.ts';
 import { SecretUsage } from './auth/secret-usage.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { Waker } from './delivery/waker.ts';
 
 /** What route plugins and services are built from: created once by buildApp. */
 export interface Deps {
@@ -17,6 +18,8 @@ export interface Deps {
   registrations: SlidingWindow;
   /** When each client's secret was last used: in the database, written at most once a minute. */
   secretUsage: SecretUsage;
+  /** Told after each accepted send, so this node's delivery workers fetch at once. */
+  deliveryWake: Waker;
 }
 
 interface WarnLog {
@@ -33,5 +36,6 @@ export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
     secretUsage: new SecretUsage(db, (err) =>
       log?.warn({ err }, 'recording when a client secret was used failed'),
     ),
+    deliveryWake: new Waker(),
   };
 }

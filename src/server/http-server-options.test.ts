@@ -29,7 +29,7 @@ describe('httpServerOptions', () => {
       connectionTimeout: 9000,
       keepAliveTimeout: 2000,
       requestTimeout: 8000,
-      trustProxy: true,
+      trustProxy: expect.any(Function),
       http: {
         headersTimeout: 4000,
         requestTimeout: 8000,
@@ -37,6 +37,13 @@ describe('httpServerOptions', () => {
         connectionsCheckingInterval: 1000,
       },
     });
+    // One hop is trusted: the proxy itself, never an address a client put in the header.
+    const trust = options.trustProxy as (
+      address: string,
+      hop: number,
+    ) => boolean;
+    expect(trust('10.0.0.1', 0)).toBe(true);
+    expect(trust('203.0.113.9', 1)).toBe(false);
     // Node accepts them as they are.
     const server = createServer(options.http);
     expect(server.headersTimeout).toBe(4000);

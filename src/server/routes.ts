@@ -13,7 +13,10 @@ import {
 } from './features/balances/routes.ts';
 import { adminClientsRoutes } from './features/clients/admin-routes.ts';
 import { clientsRoutes } from './features/clients/routes.ts';
-import { messagesRoutes } from './features/messages/routes.ts';
+import {
+  adminMessagesRoutes,
+  messagesRoutes,
+} from './features/messages/routes.ts';
 import { operationsRoutes } from './features/operations/routes.ts';
 import { adminRolesRoutes } from './features/roles/routes.ts';
 import { routeSplitsRoutes } from './features/route-splits/routes.ts';
@@ -42,6 +45,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           adminScope(admin);
           await admin.register(adminClientsRoutes(deps));
           await admin.register(adminBalancesRoutes(deps));
+          await admin.register(adminMessagesRoutes(deps));
           await admin.register(routeSplitsRoutes(deps));
           await admin.register(adminUsersRoutes(deps));
           await admin.register(adminRolesRoutes(deps));

@@ -41,6 +41,8 @@ describe('POST /api/clients/{clientId}/messages/sms', () => {
       body: 'Hello there',
       reference: 'order-42',
       state: 'ACCEPTED',
+      deliveryMethod: null,
+      simulated: false,
       encoding: 'GSM-7',
       segments: 1,
       price: 0.05,

@@ -18,6 +18,9 @@ const CLIENT_CALLS = [
   'GET /api/clients/:clientId/balances/default/ledger.csv',
   'GET /api/clients/:clientId/balances/default/usage',
   'POST /api/clients/:clientId/messages/sms',
+  'GET /api/clients/:clientId/messages',
+  'GET /api/clients/:clientId/messages.csv',
+  'GET /api/clients/:clientId/messages/:messageId',
 ];
 
 let server: TestServer;

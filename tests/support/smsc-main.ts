@@ -4,7 +4,11 @@
  * `{"host","port"}` once listening; exits when stdin closes or on SIGTERM.
  * Settings from the environment: SMSC_PORT (0: any free port), SMSC_SYSTEM_ID (test),
  * SMSC_PASSWORD (secret), SMSC_ANSWER_DELAY_MS (0), SMSC_RECEIPT (a stat word such as DELIVRD,
- * sent after every accepted submit; unset: no receipts), SMSC_RECEIPT_DELAY_MS (0).
+ * sent after every accepted submit; unset: no receipts), SMSC_RECEIPT_DELAY_MS (0),
+ * SMSC_REDELIVER_RECEIPTS (1: receipts not acknowledged go again to the next bind, as real
+ * SMSCs store and forward them).
+ * A line `stats` on stdin prints one JSON line `{"stats": {submits, texts, binds}}`: the
+ * number of submit_sm received and the text of each, in order.
  */
 import { startSmsc } from './smsc.ts';
 
@@ -20,6 +24,7 @@ const smsc = await startSmsc({
         delayMs: Number(env.SMSC_RECEIPT_DELAY_MS ?? 0),
       }
     : null,
+  redeliverReceipts: env.SMSC_REDELIVER_RECEIPTS === '1',
 });
 console.log(JSON.stringify({ host: smsc.host, port: smsc.port }));
 
@@ -30,6 +35,26 @@ async function stop() {
   await smsc.close();
   process.exit(0);
 }
+let buffered = '';
+process.stdin.setEncoding('utf8').on('data', (chunk: string) => {
+  buffered += chunk;
+  let newline;
+  while ((newline = buffered.indexOf('\n')) >= 0) {
+    const line = buffered.slice(0, newline).trim();
+    buffered = buffered.slice(newline + 1);
+    if (line === 'stats') {
+      console.log(
+        JSON.stringify({
+          stats: {
+            submits: smsc.submits.length,
+            texts: smsc.submits.map((s) => s.text),
+            binds: smsc.binds.length,
+          },
+        }),
+      );
+    }
+  }
+});
 process.stdin.on('end', () => void stop());
 process.stdin.resume();
 process.on('SIGTERM', () => void stop());

@@ -63,13 +63,20 @@ export interface SmscOptions {
   messageIdPrefix?: string;
   /** Port to listen on (default: any free one), e.g. to restart an SMSC where it was. */
   port?: number;
+  /**
+   * Store and forward receipts as real SMSCs do: a receipt not acknowledged (connection gone,
+   * or answered with an error) is sent again to the next bind (default false).
+   */
+  redeliverReceipts?: boolean;
 }
 
 export interface TestSmsc {
   readonly port: number;
   readonly host: string;
   /** Mutable: later binds and submits follow the new values. */
-  options: Required<Omit<SmscOptions, 'receipt' | 'port'>> & {
+  options: Required<
+    Omit<SmscOptions, 'receipt' | 'port' | 'redeliverReceipts'>
+  > & {
     receipt: ReceiptPlan | null;
   };
   /** Plans for the next submits, in order; afterwards the defaults apply. */
@@ -165,6 +172,7 @@ function readUdh(udh: Buffer[] | undefined): ReceivedSubmit['udh'] {
 
 export async function startSmsc({
   port = 0,
+  redeliverReceipts = false,
   ...options
 }: SmscOptions = {}): Promise<TestSmsc> {
   const settings: TestSmsc['options'] = {
@@ -189,6 +197,12 @@ export async function startSmsc({
   let sessionCounter = 0;
   let idCounter = 0;
   const receiptIds = new Map<string, string>();
+  /** Receipts sent and not yet acknowledged, by `${session}:${sequence}`; and those to resend. */
+  const awaitingAck = new Map<
+    string,
+    { messageId: string; plan: ReceiptPlan }
+  >();
+  const toRedeliver: { messageId: string; plan: ReceiptPlan }[] = [];
 
   const outstanding = () =>
     [...outstandingBySession.values()].reduce((a, b) => a + b, 0);
@@ -237,8 +251,18 @@ export async function startSmsc({
   ) {
     const copies = plan.duplicate ? 2 : 1;
     for (let i = 0; i < copies; i++) {
-      if (session.socket.writable)
-        session.send(receiptPdu(session, messageId, plan));
+      if (session.socket.writable) {
+        const pdu = receiptPdu(session, messageId, plan);
+        if (redeliverReceipts) {
+          awaitingAck.set(`${sessionIdOf(session)}:${pdu.sequence_number}`, {
+            messageId,
+            plan,
+          });
+        }
+        session.send(pdu);
+      } else if (redeliverReceipts && i === 0) {
+        toRedeliver.push({ messageId, plan });
+      }
     }
   }
 
@@ -327,6 +351,12 @@ export async function startSmsc({
       pduCounts[pdu.command] = (pduCounts[pdu.command] ?? 0) + 1;
     });
     session.on('close', () => {
+      for (const [key, receipt] of awaitingAck) {
+        if (key.startsWith(`${sessionId}:`)) {
+          awaitingAck.delete(key);
+          toRedeliver.push(receipt);
+        }
+      }
       bound.delete(session);
       outstandingBySession.delete(session);
     });
@@ -349,6 +379,12 @@ export async function startSmsc({
       }
       bound.add(session);
       session.send(pdu.response({ system_id: 'test-smsc' }));
+      for (const receipt of toRedeliver.splice(0)) {
+        sendReceiptOn(session, receipt.messageId, {
+          ...receipt.plan,
+          duplicate: false,
+        });
+      }
     });
     session.on('submit_sm', (pdu: PDU) => {
       if (!bound.has(session)) {
@@ -360,6 +396,10 @@ export async function startSmsc({
       onSubmit(session, sessionId, pdu);
     });
     session.on('deliver_sm_resp', (pdu: PDU) => {
+      const key = `${sessionId}:${pdu.sequence_number}`;
+      const awaited = awaitingAck.get(key);
+      awaitingAck.delete(key);
+      if (awaited && pdu.command_status !== 0) toRedeliver.push(awaited);
       receiptAnswers.push({
         messageId:
           receiptIds.get(`${sessionId}:${pdu.sequence_number}`) ??

@@ -15,6 +15,8 @@ export interface Queryable {
 /** One interface over the embedded PGlite and a PostgreSQL server, so queries are written once. */
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** The embedded instance itself (kind 'pglite'), for the job queue's adapter. */
+  readonly pglite?: PGlite;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function openPglite(dataDir: string): Promise<Db> {
   });
   return {
     kind: 'pglite',
+    pglite: lite,
     ...wrap(lite),
     transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
     close: () => lite.close(),

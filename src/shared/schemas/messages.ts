@@ -1,8 +1,58 @@
 import { z } from 'zod';
-import { MAX_SMS_SEGMENTS } from '../limits.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  DELIVERY_METHODS,
+  MAX_SMS_SEGMENTS,
+} from '../limits.ts';
 import { cleanRecipient, isValidRecipient } from '../recipient.ts';
 import { countSms, isValidSender, SENDER_RULE_MESSAGE } from '../sms.ts';
-import { AmountSchema, IdSchema, text, TimestampSchema } from './common.ts';
+import {
+  AmountSchema,
+  IdSchema,
+  ListMetaSchema,
+  pagingSchema,
+  text,
+  TimestampSchema,
+} from './common.ts';
+
+/**
+ * CONTRACT "Message states": ACCEPTED (paid and queued) → SUBMITTED (a provider took it) →
+ * DELIVERED | UNDELIVERED | EXPIRED | REJECTED (the provider's final word), or FAILED (no
+ * provider took it; refunded).
+ */
+export const MESSAGE_STATES = [
+  'ACCEPTED',
+  'SUBMITTED',
+  'DELIVERED',
+  'UNDELIVERED',
+  'EXPIRED',
+  'REJECTED',
+  'FAILED',
+] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+export const FINAL_MESSAGE_STATES: readonly MessageState[] = [
+  'DELIVERED',
+  'UNDELIVERED',
+  'EXPIRED',
+  'REJECTED',
+  'FAILED',
+];
+
+/**
+ * States of one attempt: SUBMITTED (the provider took it), then its receipt's final word
+ * (DELIVERED, UNDELIVERED, EXPIRED, REJECTED); REFUSED (a permanent refusal at submit: the
+ * message fails over) or FAILED (a transient error at submit: retried, then fails over).
+ */
+export const ATTEMPT_STATES = [
+  'SUBMITTED',
+  'DELIVERED',
+  'UNDELIVERED',
+  'EXPIRED',
+  'REJECTED',
+  'REFUSED',
+  'FAILED',
+] as const;
+export type AttemptState = (typeof ATTEMPT_STATES)[number];
 
 export const SendSmsSchema = z.object({
   sender: text('Sender')
@@ -41,7 +91,11 @@ export const MessageSchema = z
     recipient: z.string(),
     body: z.string(),
     reference: z.string(),
-    state: z.string(),
+    state: z.enum(MESSAGE_STATES),
+    /** Method of the latest attempt; null until the message is routed. */
+    deliveryMethod: z.enum(DELIVERY_METHODS).nullable(),
+    /** The latest attempt went to the built-in simulator (its method has no configuration). */
+    simulated: z.boolean(),
     encoding: z.enum(['GSM-7', 'UCS-2']),
     segments: z.number().int(),
     price: AmountSchema,
@@ -51,3 +105,55 @@ export const MessageSchema = z
   })
   .meta({ id: 'Message' });
 export type Message = z.infer<typeof MessageSchema>;
+
+export const MessageAttemptSchema = z
+  .object({
+    method: z.enum(DELIVERY_METHODS),
+    state: z.enum(ATTEMPT_STATES),
+    /** The provider's id (one per part, comma-separated); null when no provider took it. */
+    providerMessageId: z.string().nullable(),
+    error: z.string().nullable(),
+    dateCreated: TimestampSchema,
+  })
+  .meta({ id: 'MessageAttempt' });
+export type MessageAttempt = z.infer<typeof MessageAttemptSchema>;
+
+export const MessageDetailSchema = MessageSchema.extend({
+  attempts: z.array(MessageAttemptSchema),
+}).meta({ id: 'MessageDetail' });
+export type MessageDetail = z.infer<typeof MessageDetailSchema>;
+
+export const MessageListSchema = ListMetaSchema.extend({
+  messages: z.array(MessageSchema),
+}).meta({ id: 'MessageList' });
+export type MessageList = z.infer<typeof MessageListSchema>;
+
+const DateQuerySchema = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date and time' })
+  .or(z.iso.date({ message: 'must be an ISO 8601 date and time' }));
+
+/** Filters of the message log (list and CSV); dates are ISO 8601, `until` exclusive. */
+export const MessageFilterSchema = z.object({
+  state: z.enum(MESSAGE_STATES).optional(),
+  recipient: z
+    .string()
+    .max(32, 'recipient is too long')
+    .transform(cleanRecipient)
+    .optional(),
+  since: DateQuerySchema.optional(),
+  until: DateQuerySchema.optional(),
+});
+export type MessageFilter = z.infer<typeof MessageFilterSchema>;
+
+export const MessageQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend(
+  MessageFilterSchema.shape,
+);
+export type MessageQuery = z.input<typeof MessageQuerySchema>;
+
+/** `Idempotency-Key` of a send: printable ASCII, 1 to 255 characters. */
+export const IdempotencyKeySchema = z
+  .string()
+  .regex(
+    /^[\x21-\x7e][\x20-\x7e]{0,254}$/,
+    'Idempotency-Key must be 1 to 255 printable ASCII characters',
+  );

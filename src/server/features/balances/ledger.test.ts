@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { openDatabase } from '../../db/open.ts';
+import { startQueue } from '../../delivery/queue.ts';
 import { insertClient, insertDefaultBalance } from '../clients/repo.ts';
 import { insertAcceptedMessage } from '../messages/repo.ts';
 import { insertUser } from '../users/repo.ts';
@@ -16,13 +17,26 @@ interface LedgerRow {
 }
 
 let db: Db;
+let stopQueue: () => Promise<void>;
 // Opening PGlite takes seconds on a busy machine: more than the unit project's default.
 beforeAll(async () => {
   db = await openDatabase(
     loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent' }),
   );
+  // A send queues its delivery job in the same statement: the queue must exist.
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  const boss = await startQueue({
+    databaseUrl: undefined,
+    db,
+    workers: 0,
+    logger: silent,
+  });
+  stopQueue = () => boss.stop({ graceful: false });
 }, 60_000);
-afterAll(async () => db.close());
+afterAll(async () => {
+  await stopQueue?.();
+  await db.close();
+});
 
 async function seed() {
   const suffix = Math.random().toString(36).slice(2);

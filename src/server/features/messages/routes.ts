@@ -1,19 +1,57 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdSchema } from '../../../shared/schemas/common.ts';
 import {
+  IdempotencyKeySchema,
+  MessageDetailSchema,
+  MessageFilterSchema,
+  MessageListSchema,
+  MessageQuerySchema,
   MessageSchema,
   SendSmsSchema,
 } from '../../../shared/schemas/messages.ts';
 import { actorOf, ownerOfClientCall } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
+import { badRequest } from '../../errors.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
 
 const tags = ['messages'];
 const ClientParamsSchema = z.object({ clientId: IdSchema });
+const MessageParamsSchema = z.object({
+  clientId: IdSchema,
+  messageId: IdSchema,
+});
 
-/** Sending SMS from one of my clients; an API client may send from itself. */
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  const parsed = IdempotencyKeySchema.safeParse(header);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
+  return parsed.data;
+}
+
+async function sendCsv(
+  reply: FastifyReply,
+  lines: AsyncGenerator<string>,
+): Promise<FastifyReply> {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="messages.csv"')
+    .header('cache-control', 'no-store')
+    .send(Readable.from(lines));
+}
+
+const LOG_DESCRIPTION =
+  'Newest first. Filters: state, recipient (cleaned like a send), since and until (ISO 8601; ' +
+  'until is exclusive).';
+
+/**
+ * Sending SMS from one of my clients and reading its message log; an API client may do both
+ * for itself (client-or-user scope).
+ */
 export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -26,26 +64,163 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           description:
             'The recipient loses plus signs, dots, dashes and whitespace and must then be 6 to 15 ' +
             'digits. The body is counted in GSM-7 (160, or 153 per part) or UCS-2 (70, or 67 per ' +
-            'part) segments, at most 10. Needs ROLE_SMS_CREATE.',
+            'part) segments, at most 10. Needs ROLE_SMS_CREATE. With an `Idempotency-Key` header ' +
+            '(1 to 255 printable ASCII characters), a repeat of the same request for the same ' +
+            'client within 24 hours answers the first message again (201, header ' +
+            '`Idempotent-Replayed: true`) and charges nothing; the same key with a different ' +
+            'request answers 422. A refused send (402, 404) keeps no key.',
           params: ClientParamsSchema,
           body: SendSmsSchema,
           response: {
             201: MessageSchema,
-            ...errorResponses(400, 401, 402, 403, 404),
+            ...errorResponses(400, 401, 402, 403, 404, 422),
           },
         },
       },
       async (request, reply) => {
         const { clientId } = request.params;
         ownerOfClientCall(request, clientId);
-        const message = await service.sendSms(
+        const key = idempotencyKey(request);
+        const { message, replayed } = await service.sendSms(
           deps,
           actorOf(request),
           clientId,
           request.body,
+          key,
         );
+        if (replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(201).send(message);
       },
+    );
+
+    app.get(
+      '/clients/:clientId/messages',
+      {
+        schema: {
+          tags,
+          summary: "A client's message log",
+          description: LOG_DESCRIPTION,
+          params: ClientParamsSchema,
+          querystring: MessageQuerySchema,
+          response: {
+            200: MessageListSchema,
+            ...errorResponses(400, 401, 404),
+          },
+        },
+      },
+      async (request) => {
+        const { clientId } = request.params;
+        return service.listMessages(
+          deps,
+          clientId,
+          ownerOfClientCall(request, clientId),
+          request.query,
+        );
+      },
+    );
+
+    app.get(
+      '/clients/:clientId/messages.csv',
+      {
+        schema: {
+          tags,
+          summary: "A client's message log as CSV (text/csv, streamed)",
+          description: `${LOG_DESCRIPTION} One row per message, columns ${service.CSV_COLUMNS.join(', ')}.`,
+          params: ClientParamsSchema,
+          querystring: MessageFilterSchema,
+          response: errorResponses(400, 401, 404),
+        },
+      },
+      async (request, reply) => {
+        const { clientId } = request.params;
+        return sendCsv(
+          reply,
+          await service.messagesCsv(
+            deps,
+            clientId,
+            ownerOfClientCall(request, clientId),
+            request.query,
+          ),
+        );
+      },
+    );
+
+    app.get(
+      '/clients/:clientId/messages/:messageId',
+      {
+        schema: {
+          tags,
+          summary: 'One message of a client, with its delivery attempts',
+          params: MessageParamsSchema,
+          response: {
+            200: MessageDetailSchema,
+            ...errorResponses(400, 401, 404),
+          },
+        },
+      },
+      async (request) => {
+        const { clientId, messageId } = request.params;
+        return service.getMessage(
+          deps,
+          clientId,
+          ownerOfClientCall(request, clientId),
+          messageId,
+        );
+      },
+    );
+  };
+}
+
+/** Any client's message log, for staff (admin scope, ROLE_CLIENT_ADMIN or ROLE_CLIENT_VIEW). */
+export function adminMessagesRoutes(deps: Deps): FastifyPluginAsyncZod {
+  return async (app) => {
+    const role = { family: 'CLIENT', verb: 'VIEW' } as const;
+    app.get(
+      '/clients/:clientId/messages',
+      {
+        config: { role },
+        schema: {
+          tags: ['admin: messages'],
+          summary: "Any client's message log",
+          description: LOG_DESCRIPTION,
+          params: ClientParamsSchema,
+          querystring: MessageQuerySchema,
+          response: {
+            200: MessageListSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.listMessages(
+          deps,
+          request.params.clientId,
+          null,
+          request.query,
+        ),
+    );
+
+    app.get(
+      '/clients/:clientId/messages/:messageId',
+      {
+        config: { role },
+        schema: {
+          tags: ['admin: messages'],
+          summary: 'One message of any client, with its delivery attempts',
+          params: MessageParamsSchema,
+          response: {
+            200: MessageDetailSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.getMessage(
+          deps,
+          request.params.clientId,
+          null,
+          request.params.messageId,
+        ),
     );
   };
 }

@@ -1,26 +1,52 @@
+import { createHash } from 'node:crypto';
 import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
 import { multiplyDecimal } from '../../../shared/money.ts';
-import type { Message } from '../../../shared/schemas/messages.ts';
+import type {
+  Message,
+  MessageDetail,
+  MessageFilter,
+  MessageList,
+} from '../../../shared/schemas/messages.ts';
 import { countSms } from '../../../shared/sms.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
-import { forbidden, notFound, paymentRequired } from '../../errors.ts';
+import {
+  badRequest,
+  forbidden,
+  notFound,
+  paymentRequired,
+  unprocessable,
+} from '../../errors.ts';
 import * as repo from './repo.ts';
 
 export const NOT_ENOUGH_BALANCE = 'Not enough balance';
+export const IDEMPOTENCY_KEY_REUSED =
+  'This Idempotency-Key was already used with a different request';
 
 /**
  * Sends an SMS from a client: price = segments × SMS_PRICE, computed exactly on decimal text.
- * Needs ROLE_SMS_CREATE held by the caller (for an API client, by its owner).
+ * Needs ROLE_SMS_CREATE held by the caller (for an API client, by its owner). With an
+ * idempotency key, a repeat of the same request within 24 hours answers the first message
+ * again (`replayed`) and charges nothing; the same key with another request is refused (422).
  */
 export async function sendSms(
   deps: Deps,
   principal: Principal,
   clientId: string,
   input: { sender: string; recipient: string; body: string; reference: string },
-): Promise<Message> {
+  idempotencyKey?: string,
+): Promise<{ message: Message; replayed: boolean }> {
   if (!principal.roles.includes(SMS_CREATE_ROLE)) {
     throw forbidden(`Sending SMS needs the role ${SMS_CREATE_ROLE}`);
+  }
+  // Refused here rather than by the database: sends are written in batches, and one text
+  // PostgreSQL cannot store would fail the whole batch.
+  const texts = Object.values(input);
+  if (texts.some((value) => value.includes('\u0000'))) {
+    throw badRequest('Text must not contain NUL characters');
+  }
+  if (texts.some((value) => !value.isWellFormed())) {
+    throw badRequest('Text must be valid Unicode (a lone surrogate was found)');
   }
   const { encoding, segments } = countSms(input.body);
   const outcome = await repo.insertAcceptedMessage(deps.db, {
@@ -31,8 +57,126 @@ export async function sendSms(
     encoding,
     segments,
     price: multiplyDecimal(deps.config.smsPrice, segments),
+    idempotency: idempotencyKey
+      ? { key: idempotencyKey, requestHash: hashRequest(input) }
+      : undefined,
   });
   if (outcome.kind === 'no-client') throw notFound('Client');
   if (outcome.kind === 'no-balance') throw paymentRequired(NOT_ENOUGH_BALANCE);
-  return outcome.message;
+  if (outcome.kind === 'key-reused')
+    throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+  if (!outcome.replayed) deps.deliveryWake.wake();
+  return { message: outcome.message, replayed: outcome.replayed };
+}
+
+/** The same request is the same validated body (after the recipient's clean-up). */
+function hashRequest(input: object): string {
+  const sorted = Object.fromEntries(Object.entries(input).sort());
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
+}
+
+/**
+ * Whose message log a call may read: the owner's own client (ownerId), or any client for staff
+ * (ownerId null, the admin scope has checked the role). An unknown client answers 404.
+ */
+async function checkClient(
+  deps: Deps,
+  clientId: string,
+  ownerId: string | null,
+): Promise<void> {
+  if (!(await repo.clientExists(deps.db, clientId, ownerId))) {
+    throw notFound('Client');
+  }
+}
+
+export async function listMessages(
+  deps: Deps,
+  clientId: string,
+  ownerId: string | null,
+  query: MessageFilter & { count: number; offset: number },
+): Promise<MessageList> {
+  await checkClient(deps, clientId, ownerId);
+  const { count, offset, ...filter } = query;
+  const page = await repo.listMessages(deps.db, clientId, filter, {
+    count,
+    offset,
+  });
+  return {
+    total: page.total,
+    count: page.items.length,
+    offset,
+    messages: page.items,
+  };
+}
+
+export async function getMessage(
+  deps: Deps,
+  clientId: string,
+  ownerId: string | null,
+  messageId: string,
+): Promise<MessageDetail> {
+  await checkClient(deps, clientId, ownerId);
+  const found = await repo.findMessage(deps.db, clientId, messageId);
+  if (!found) throw notFound('Message');
+  return { ...found.message, attempts: found.attempts };
+}
+
+export const CSV_COLUMNS = [
+  'id',
+  'dateCreated',
+  'dateUpdated',
+  'state',
+  'deliveryMethod',
+  'simulated',
+  'sender',
+  'recipient',
+  'reference',
+  'encoding',
+  'segments',
+  'price',
+  'currency',
+  'body',
+] as const;
+
+/**
+ * A CSV field: quoted when it holds a separator, quote or line break; a leading =, +, - or @
+ * is prefixed with ' so that spreadsheets never run a customer's text as a formula.
+ */
+function csvField(value: unknown): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * The filtered message log as CSV lines (header first), produced as it is read. The client is
+ * checked before anything is sent, so an unknown one still answers 404.
+ */
+export async function messagesCsv(
+  deps: Deps,
+  clientId: string,
+  ownerId: string | null,
+  filter: MessageFilter,
+): Promise<AsyncGenerator<string>> {
+  await checkClient(deps, clientId, ownerId);
+  return csvLines(deps, clientId, filter);
+}
+
+async function* csvLines(
+  deps: Deps,
+  clientId: string,
+  filter: MessageFilter,
+): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  let lines: string[] = [];
+  for await (const message of repo.eachMessage(deps.db, clientId, filter)) {
+    lines.push(
+      `${CSV_COLUMNS.map((column) => csvField(message[column])).join(',')}\r\n`,
+    );
+    if (lines.length >= 200) {
+      yield lines.join('');
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield lines.join('');
 }

@@ -1,0 +1,334 @@
+/**
+ * The delivery workers: take batches of jobs from the durable queue, route each message over
+ * its client's splits, submit it through the method's connector, record every attempt, apply
+ * receipts, retry transient failures with backoff, fail over, and refund what no method took.
+ *
+ * Writes are group-committed: outcomes and receipts that arrive while a write is running go
+ * together in the next one (one statement each), which is what keeps hundreds of messages per
+ * second within reach of the embedded database.
+ */
+import type { JobWithMetadata, PgBoss } from 'pg-boss';
+import type { DeliveryConfig } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { GroupCommit } from '../db/group-commit.ts';
+import { DELIVERY_QUEUE, startQueue } from './queue.ts';
+import * as repo from './repo.ts';
+import { routeFor } from './routing.ts';
+import { createSimulator } from './simulator.ts';
+import { createSmppConnector } from './smpp/connector.ts';
+import type {
+  Connector,
+  DeliveryLogger,
+  DeliveryMethod,
+  Receipt,
+} from './types.ts';
+import type { Waker } from './waker.ts';
+import { DELIVERY_METHODS } from '../../shared/limits.ts';
+
+/** Submits of one message on one method that failed transiently before it fails over. */
+export const MAX_TRIES_PER_METHOD = 3;
+/**
+ * Messages submitted on the SMPP bind and not yet recorded, per window slot. It bounds what a
+ * crash can duplicate (a message the SMSC took whose answer was not written yet is sent again
+ * after the restart) at this × SMPP_WINDOW, while leaving room for the time a commit takes:
+ * holding each of only `window` messages until its commit capped throughput at window / commit
+ * latency (about 150/s on PostgreSQL here).
+ */
+export const UNRECORDED_PER_WINDOW_SLOT = 10;
+/** Jobs fetched at once by a worker. */
+const BATCH_SIZE = 100;
+
+export interface DeliveryOptions {
+  config: DeliveryConfig;
+  databaseUrl: string | undefined;
+  db: Db;
+  logger: DeliveryLogger;
+  wake: Waker;
+  /** Tests: the simulator's delay before its DELIVERED receipt (default 200 ms). */
+  simulatorDelayMs?: number;
+  /** Tests: first retry delay in seconds (default 1). */
+  retryDelaySeconds?: number;
+}
+
+export interface Delivery {
+  /** FAILED and refunded, exactly once however many callers race (what the workers use). */
+  failMessages(ids: string[]): Promise<string[]>;
+  /** Queues the messages' delivery again, as a duplicated job would. */
+  enqueue(ids: string[]): Promise<void>;
+  /** Stops fetching, closes the connectors (pending submits come back to the queue), flushes. */
+  stop(): Promise<void>;
+}
+
+interface ConnectorEntry {
+  connector: Connector;
+  simulated: boolean;
+  /** Submitted and not yet recorded (UNRECORDED_PER_WINDOW_SLOT); unbounded for the simulator. */
+  slots: Slots | null;
+}
+
+/** A counting semaphore. */
+class Slots {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+  async acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
+}
+
+function connectorsFor(
+  options: DeliveryOptions,
+): Map<DeliveryMethod, ConnectorEntry> {
+  const { config, logger } = options;
+  const entries = new Map<DeliveryMethod, ConnectorEntry>();
+  for (const method of DELIVERY_METHODS) {
+    if (method === 'MELROSE_SMPP' && config.smpp) {
+      const smpp = config.smpp;
+      entries.set(method, {
+        connector: createSmppConnector({
+          host: smpp.host,
+          port: smpp.port,
+          systemId: smpp.systemId,
+          password: smpp.password,
+          systemType: smpp.systemType,
+          window: smpp.window,
+          maxTps: smpp.maxTps,
+          logger,
+          // Well within the job's expiry, so a stuck bind hands the message back to the queue
+          // (retry) before the queue thinks its worker died.
+          pendingTimeoutMs: 30_000,
+        }),
+        simulated: false,
+        slots: new Slots(smpp.window * UNRECORDED_PER_WINDOW_SLOT),
+      });
+    } else {
+      // VONAGE_SMS and WORLD_SPECIAL get their connectors in a later issue.
+      entries.set(method, {
+        connector: createSimulator(method, options.simulatorDelayMs),
+        simulated: true,
+        slots: null,
+      });
+    }
+  }
+  return entries;
+}
+
+/**
+ * Starts the queue (every node: its schema must exist before a send), and with
+ * `config.workers` > 0 the connectors and that many workers.
+ */
+export async function startDelivery(
+  options: DeliveryOptions,
+): Promise<Delivery> {
+  const { config, db, logger } = options;
+  const boss = await startQueue({
+    databaseUrl: options.databaseUrl,
+    db,
+    workers: config.workers,
+    logger,
+    retryDelaySeconds: options.retryDelaySeconds,
+  });
+  const base = {
+    failMessages: (ids: string[]) => repo.failMessages(db, ids),
+    enqueue: (ids: string[]) => repo.enqueue(db, ids),
+  };
+  if (config.workers === 0) {
+    return { ...base, stop: () => boss.stop({ graceful: false, close: true }) };
+  }
+  if (db.kind === 'pglite') await reclaimOrphanedJobs(boss, db, logger);
+
+  const connectors = connectorsFor(options);
+  // Outcomes and receipts share one writer: one statement per batch of both.
+  type Written = { outcome: repo.Outcome } | { receipt: repo.ReceiptRow };
+  const writer = new GroupCommit<Written>(
+    (items) =>
+      repo.recordDelivery(
+        db,
+        items.flatMap((i) => ('outcome' in i ? [i.outcome] : [])),
+        items.flatMap((i) => ('receipt' in i ? [i.receipt] : [])),
+      ),
+    1000,
+  );
+  const outcomes = {
+    push: (outcome: repo.Outcome) => writer.push({ outcome }),
+  };
+  for (const [method, { connector }] of connectors) {
+    connector.onReceipt((receipt: Receipt) =>
+      writer.push({ receipt: { method, ...receipt } }),
+    );
+  }
+  let stopping = false;
+
+  async function deliver(
+    job: JobWithMetadata<{ messageId: string }>,
+    row: repo.DeliveryRow | undefined,
+  ): Promise<'completed' | 'failed'> {
+    if (!row || row.state !== 'ACCEPTED') return 'completed'; // done already (a duplicate job)
+    const route = row.route ?? routeFor(row.splits, config.defaultMethod);
+    const refused = new Set<DeliveryMethod>();
+    const failures = new Map<DeliveryMethod, number>();
+    for (const attempt of row.attempts) {
+      if (attempt.state === 'REFUSED') refused.add(attempt.method);
+      if (attempt.state === 'FAILED') {
+        failures.set(attempt.method, (failures.get(attempt.method) ?? 0) + 1);
+      }
+    }
+    // The queue's own budget is a last resort: on its final run every method counts as tried.
+    const lastRun = job.retryCount >= job.retryLimit - 1;
+    for (const method of route) {
+      if (refused.has(method)) continue;
+      if ((failures.get(method) ?? 0) >= MAX_TRIES_PER_METHOD) continue;
+      const entry = connectors.get(method)!;
+      const common = {
+        messageId: row.id,
+        method,
+        route,
+        simulated: entry.simulated,
+      };
+      await entry.slots?.acquire();
+      let outcome;
+      try {
+        outcome = await entry.connector.submit({
+          messageId: row.id,
+          from: row.sender,
+          to: row.recipient,
+          text: row.body,
+          encoding: row.encoding,
+        });
+        if (outcome.kind === 'submitted') {
+          await outcomes.push({
+            ...common,
+            state: 'SUBMITTED',
+            providerMessageIds: outcome.providerMessageIds,
+          });
+          return 'completed';
+        }
+      } finally {
+        entry.slots?.release();
+      }
+      // Closing: the submit was cut short by us, not by the provider; try again after restart.
+      if (stopping && outcome.kind === 'retry') return 'failed';
+      const state = outcome.kind === 'refused' ? 'REFUSED' : 'FAILED';
+      await outcomes.push({ ...common, state, error: outcome.error });
+      logger.info(
+        { messageId: row.id, method, state, error: outcome.error },
+        'delivery attempt not taken',
+      );
+      if (state === 'FAILED') {
+        const tries = (failures.get(method) ?? 0) + 1;
+        failures.set(method, tries);
+        // Backoff: the queue runs the job again later, on this same method.
+        if (tries < MAX_TRIES_PER_METHOD && !lastRun) return 'failed';
+      }
+    }
+    await outcomes.push({ messageId: row.id, fail: true });
+    logger.warn(
+      { messageId: row.id, route },
+      'no delivery method took the message: FAILED and refunded',
+    );
+    return 'completed';
+  }
+
+  async function handle(jobs: JobWithMetadata<{ messageId: string }>[]) {
+    const rows = await repo.loadForDelivery(
+      db,
+      jobs.map((job) => job.data.messageId),
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return Promise.all(
+      jobs.map(async (job) => {
+        try {
+          return {
+            id: job.id,
+            status: await deliver(job, byId.get(job.data.messageId)),
+          };
+        } catch (err) {
+          logger.error(
+            { err, messageId: job.data.messageId },
+            'delivery job failed',
+          );
+          return { id: job.id, status: 'failed' as const };
+        }
+      }),
+    );
+  }
+
+  const workIds: string[] = [];
+  for (let i = 0; i < config.workers; i++) {
+    workIds.push(
+      await boss.work(
+        DELIVERY_QUEUE,
+        {
+          batchSize: BATCH_SIZE,
+          includeMetadata: true,
+          perJobResults: true,
+          pollingIntervalSeconds: 0.5,
+          burstWhenBatchFull: true,
+        },
+        handle,
+      ),
+    );
+  }
+  options.wake.listen(() => {
+    for (const id of workIds) boss.notifyWorker(id);
+  });
+
+  // Expired idempotency keys and never-claimed receipts only take space.
+  const housekeeping = setInterval(
+    () =>
+      void repo
+        .deleteExpired(db)
+        .catch((err) => logger.warn({ err }, 'delivery housekeeping failed')),
+    3_600_000,
+  );
+  housekeeping.unref();
+
+  return {
+    ...base,
+    async stop() {
+      stopping = true;
+      clearInterval(housekeeping);
+      options.wake.listen(null);
+      await boss.offWork(DELIVERY_QUEUE, { wait: false });
+      // Pending submits resolve as 'retry' (their jobs run again after a restart); the
+      // simulator reports the receipts it still owes.
+      await Promise.all(
+        [...connectors.values()].map(({ connector }) => connector.close()),
+      );
+      await boss.stop({ graceful: true, timeout: 5_000, close: true });
+      await writer.drain();
+    },
+  };
+}
+
+/**
+ * The embedded database has one process: a job still active at start was being delivered by a
+ * server that was killed. Hand such jobs back to the queue now rather than after their expiry.
+ * (On PostgreSQL other nodes may be working on theirs: there the expiry decides.)
+ */
+async function reclaimOrphanedJobs(
+  boss: PgBoss,
+  db: Db,
+  logger: DeliveryLogger,
+): Promise<void> {
+  const ids = await repo.activeJobIds(db);
+  if (ids.length === 0) return;
+  await boss.fail(DELIVERY_QUEUE, ids, {
+    message: 'the server delivering it stopped',
+  });
+  logger.info(
+    { jobs: ids.length },
+    'delivery jobs of a stopped server handed back',
+  );
+}

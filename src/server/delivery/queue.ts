@@ -1,0 +1,84 @@
+import { fromPglite, PgBoss } from 'pg-boss';
+import type { Db } from '../db/client.ts';
+import type { DeliveryLogger } from './types.ts';
+
+/** The queue of delivery jobs; migrations/003-delivery.sql inserts into it by this name. */
+export const DELIVERY_QUEUE = 'sms-delivery';
+
+/**
+ * Per-job retry budget of pg-boss. The worker decides itself when a method is exhausted (see
+ * MAX_TRIES_PER_METHOD); this only has to be larger than every method's tries together.
+ */
+export const QUEUE_RETRY_LIMIT = 30;
+
+export interface QueueOptions {
+  databaseUrl: string | undefined;
+  db: Db;
+  /** Workers in this process; 0: only install the queue, run no maintenance. */
+  workers: number;
+  logger: DeliveryLogger;
+  /** First retry delay of a transient failure in seconds, doubled each time (default 1). */
+  retryDelaySeconds?: number;
+  /** A job active this long (its worker died) is retried (default 60 s). */
+  expireInSeconds?: number;
+}
+
+/**
+ * pg-boss on the database of the server: on the embedded PGlite through its adapter (pg-boss's
+ * multi-statement SQL goes through PGlite's exec and the rows of every statement come back), on
+ * PostgreSQL with a small pool of its own. Starting installs or migrates pg-boss's schema and
+ * creates the delivery queue, which every node needs before it accepts a send.
+ */
+export async function startQueue(options: QueueOptions): Promise<PgBoss> {
+  const { db, workers } = options;
+  const common = {
+    schema: 'pgboss',
+    schedule: false,
+    // Expiry of jobs whose worker died is supervision: only nodes that deliver do it.
+    supervise: workers > 0,
+    superviseIntervalSeconds: 10,
+    maintenanceIntervalSeconds: 300,
+    monitorVacuum: false,
+    reindex: false,
+    registerInstance: false,
+    openTelemetry: { enabled: false },
+  };
+  let boss: PgBoss;
+  if (db.kind === 'pglite') {
+    if (!db.pglite)
+      throw new Error('embedded database without its PGlite handle');
+    boss = new PgBoss({
+      ...common,
+      db: fromPglite(db.pglite),
+      backend: 'pglite',
+    });
+  } else {
+    if (!options.databaseUrl)
+      throw new Error('PostgreSQL without DATABASE_URL');
+    boss = new PgBoss({
+      ...common,
+      connectionString: options.databaseUrl,
+      max: Math.max(4, workers + 3),
+      application_name: 'console-delivery',
+    });
+  }
+  boss.on('error', (err) =>
+    options.logger.error({ err }, 'delivery queue error'),
+  );
+  await boss.start();
+  const settings = {
+    retryLimit: QUEUE_RETRY_LIMIT,
+    retryDelay: options.retryDelaySeconds ?? 1,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: options.expireInSeconds ?? 60,
+    // Delivered jobs are only history: the message log keeps what matters.
+    deleteAfterSeconds: 3600,
+  };
+  if (await boss.getQueue(DELIVERY_QUEUE)) {
+    await boss.updateQueue(DELIVERY_QUEUE, settings);
+  } else {
+    await boss.createQueue(DELIVERY_QUEUE, settings);
+  }
+  return boss;
+}

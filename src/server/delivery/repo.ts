@@ -1,0 +1,110 @@
+/** The SQL of delivery: what workers read of a batch of messages, and the functions of 003. */
+import type { Queryable } from '../db/client.ts';
+import type { Split } from './routing.ts';
+import type { DeliveryMethod, Encoding, FinalState } from './types.ts';
+
+export interface DeliveryRow {
+  id: string;
+  state: string;
+  sender: string;
+  recipient: string;
+  body: string;
+  encoding: Encoding;
+  route: DeliveryMethod[] | null;
+  splits: Split[];
+  /** Earlier attempts' outcomes: REFUSED and FAILED decide which methods remain. */
+  attempts: { method: DeliveryMethod; state: string }[];
+}
+
+/** The messages of a batch of jobs with their client's drawable splits and earlier attempts. */
+export async function loadForDelivery(
+  q: Queryable,
+  ids: string[],
+): Promise<DeliveryRow[]> {
+  return q.query<DeliveryRow>(
+    `SELECT m.id, m.state, m.sender, m.recipient, m.body, m.encoding, m.route,
+       COALESCE((SELECT jsonb_agg(jsonb_build_object('method', s.delivery_method, 'weight', s.weight))
+                 FROM route_splits s WHERE s.client_id = m.client_id AND s.weight > 0), '[]') AS splits,
+       COALESCE((SELECT jsonb_agg(jsonb_build_object('method', a.method, 'state', a.state) ORDER BY a.id)
+                 FROM message_attempts a WHERE a.message_id = m.id), '[]') AS attempts
+     FROM messages m WHERE m.id = ANY($1::uuid[])`,
+    [ids],
+  );
+}
+
+export type Outcome =
+  | {
+      messageId: string;
+      method: DeliveryMethod;
+      /** Fixed on the message at its first attempt. */
+      route: DeliveryMethod[];
+      state: 'SUBMITTED' | 'REFUSED' | 'FAILED';
+      providerMessageIds?: string[];
+      error?: string | null;
+      simulated: boolean;
+    }
+  /** No method took it: FAILED and refunded. */
+  | { messageId: string; fail: true };
+
+/**
+ * Records a batch of outcomes (attempts, then the messages no method took) and receipts in one
+ * statement, so one transaction.
+ */
+export async function recordDelivery(
+  q: Queryable,
+  outcomes: Outcome[],
+  receipts: ReceiptRow[],
+): Promise<void> {
+  const attempts = outcomes.filter((o) => !('fail' in o));
+  const failed = outcomes.filter((o) => 'fail' in o).map((o) => o.messageId);
+  await q.query('SELECT record_delivery($1::jsonb, $2::uuid[], $3::jsonb)', [
+    JSON.stringify(attempts),
+    failed,
+    JSON.stringify(receipts),
+  ]);
+}
+
+export interface ReceiptRow {
+  method: DeliveryMethod;
+  providerMessageId: string;
+  state: FinalState;
+  error: string | null;
+}
+
+/** FAILED and refunded, each exactly once whoever else tries too; returns the ids refunded now. */
+export async function failMessages(
+  q: Queryable,
+  ids: string[],
+): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    'SELECT id FROM fail_messages($1::uuid[]) AS id',
+    [ids],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Queues delivery jobs again (tests of duplicate jobs; an operator's manual re-drive). */
+export async function enqueue(q: Queryable, ids: string[]): Promise<void> {
+  await q.query('SELECT enqueue_delivery($1::uuid[])', [ids]);
+}
+
+/**
+ * Housekeeping: idempotency keys are answered for 24 hours; a receipt whose id no submit of ours
+ * ever claimed (another system's message, a typo of the SMSC) is kept a week for inspection.
+ */
+export async function deleteExpired(q: Queryable): Promise<void> {
+  await q.query(
+    "DELETE FROM idempotency_keys WHERE date_created < now() - interval '24 hours'",
+  );
+  await q.query(
+    "DELETE FROM message_parts WHERE message_id IS NULL AND date_created < now() - interval '7 days'",
+  );
+}
+
+/** Jobs of the delivery queue marked active (pg-boss 12's job table). */
+export async function activeJobIds(q: Queryable): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    "SELECT id FROM pgboss.job WHERE name = 'sms-delivery' AND state = 'active'",
+  );
+  return rows.map((r) => r.id);
+}
