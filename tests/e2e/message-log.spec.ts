@@ -38,6 +38,16 @@ test.describe('Message Log', () => {
     const { id: messageId } = (await (await sent).json()) as { id: string };
     await expect(page.getByRole('status')).toHaveText('SMS Sent');
 
+    // The SMS page links to the message just sent: its detail opens in the Message Log.
+    await page
+      .getByText('Your last message is in the')
+      .getByRole('link', { name: 'Message Log' })
+      .click();
+    const justSent = page.getByRole('dialog', { name: 'Message', exact: true });
+    await expect(justSent).toContainText(messageId);
+    await justSent.getByRole('button', { name: 'Close Panel' }).click();
+    await expect(justSent).toHaveCount(0);
+
     await tabs.getByRole('link', { name: 'Message Log' }).click();
     await expect(page).toHaveURL(/#\/messaging\/log$/);
     await expect(

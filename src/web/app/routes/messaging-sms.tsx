@@ -1,4 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { Skeleton } from '../../components/ui/spinner';
@@ -9,6 +11,7 @@ import {
 } from '../../features/balances/api/get-default-balance';
 import { useBranding } from '../../features/branding/api/get-branding';
 import { SmsForm } from '../../features/messages/components/sms-form';
+import { queryKeys } from '../../lib/query-keys';
 import { useCurrentClient } from '../current-client';
 
 export function MessagingSmsRoute() {
@@ -16,6 +19,8 @@ export function MessagingSmsRoute() {
   const branding = useBranding();
   const balance = useDefaultBalance(currentClient?.id ?? null);
   const queryClient = useQueryClient();
+  // The last message sent from this page, linked to its detail in the Message Log.
+  const [lastSent, setLastSent] = useState<string | null>(null);
 
   return (
     <>
@@ -44,16 +49,28 @@ export function MessagingSmsRoute() {
           smsPrice={branding.data.smsPrice}
           currency={balance.data?.currency ?? branding.data.currency}
           balanceAmount={balance.data?.amount}
-          onSent={() =>
-            // The balance widget and this page reload the balance after a send (spec §2).
+          onSent={(message) => {
+            setLastSent(message.id);
+            // The balance widget and this page reload the balance after a send (spec §2),
+            // and the Message Log shows the new message.
             void queryClient.invalidateQueries({
               queryKey: defaultBalanceQueryOptions(currentClient.id).queryKey,
-            })
-          }
+            });
+            void queryClient.invalidateQueries({
+              queryKey: queryKeys.messages.ofClient(currentClient.id),
+            });
+          }}
         />
       ) : (
         <Skeleton height="480px" />
       )}
+      {currentClient && lastSent ? (
+        <p className="muted">
+          Your last message is in the{' '}
+          <Link to={paths.message(lastSent)}>Message Log</Link>, where you can
+          follow its delivery.
+        </p>
+      ) : null}
     </>
   );
 }

@@ -1,49 +1,23 @@
-import type { Message } from '../../../shared/schemas/messages';
+import {
+  MESSAGE_STATES,
+  type Message,
+  type MessageAttempt,
+  type MessageDetail,
+  type MessageList,
+  type MessageState,
+} from '../../../shared/schemas/messages';
 
-/**
- * The message log's view of the Delivery contract (CONTRACT.md "Message states", "Calls"). The
- * shared Message schema gains these fields with the server's delivery work; until then the
- * console names them here, and only here.
- */
-export const MESSAGE_STATES = [
-  'ACCEPTED',
-  'SUBMITTED',
-  'DELIVERED',
-  'UNDELIVERED',
-  'EXPIRED',
-  'REJECTED',
-  'FAILED',
-] as const;
-export type MessageState = (typeof MESSAGE_STATES)[number];
+/** The message log's view of the Delivery contract: the server's own schemas. */
+export { MESSAGE_STATES };
+export type { MessageDetail, MessageList, MessageState };
+export type LoggedMessage = Message;
+export type DeliveryAttempt = MessageAttempt;
 
 /** States a message leaves on its own: the log keeps refreshing while one is listed. */
 const IN_FLIGHT: readonly string[] = ['ACCEPTED', 'SUBMITTED'];
 
 export function isMessageState(value: string): value is MessageState {
   return (MESSAGE_STATES as readonly string[]).includes(value);
-}
-
-/** A message in the log: `deliveryMethod` is null until routed; `simulated` by the simulator. */
-export type LoggedMessage = Message & {
-  deliveryMethod: string | null;
-  simulated: boolean;
-};
-
-export interface DeliveryAttempt {
-  method: string;
-  state: string;
-  providerMessageId: string | null;
-  error: string | null;
-  dateCreated: string;
-}
-
-export type MessageDetail = LoggedMessage & { attempts: DeliveryAttempt[] };
-
-export interface MessageList {
-  total: number;
-  count: number;
-  offset: number;
-  messages: LoggedMessage[];
 }
 
 /** Interval of the live refresh while messages are in flight. */

@@ -9,6 +9,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
+import type { Message } from '../../../../shared/schemas/messages';
 import { errorText, isApiError } from '../../../lib/api-error';
 import { useSendSms, type SmsPayload } from '../api/send-sms';
 import { SegmentCounter } from './segment-counter';
@@ -40,7 +41,8 @@ export function SmsForm({
   smsPrice: string;
   currency: string;
   balanceAmount: number | undefined;
-  onSent: () => void;
+  /** Called with the accepted message (the page links to it in the Message Log). */
+  onSent: (message: Message) => void;
 }) {
   const toast = useToast();
   const send = useSendSms();
@@ -75,10 +77,10 @@ export function SmsForm({
       send.mutate(
         { clientId, sms },
         {
-          onSuccess: () => {
+          onSuccess: (message) => {
             reset(empty);
             toast.show('SMS Sent', { tone: 'success' });
-            onSent();
+            onSent(message);
           },
         },
       );
