@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   ADMIN,
   basicAuth,
@@ -13,28 +13,6 @@ import {
 
 // Issue 12 end to end, written against the "Accountability" section of CONTRACT.md: the
 // ledger behind both history tabs, the low-balance warning, admin search and key rotation.
-
-const adminHeaders = { authorization: basicAuth(ADMIN.email, ADMIN.password) };
-
-/** Staff grant free credit with a reason through the contract's call. */
-async function grantWithReason(
-  request: APIRequestContext,
-  clientId: string,
-  amount: string,
-  reason: string,
-): Promise<void> {
-  const balance = await request.get(
-    `/api/admin/clients/${clientId}/balances/default`,
-    { headers: adminHeaders },
-  );
-  expect(balance.status(), await balance.text()).toBe(200);
-  const { id } = (await balance.json()) as { id: string };
-  const credit = await request.post(
-    `/api/admin/clients/${clientId}/balances/${id}/freecredit`,
-    { headers: adminHeaders, data: { amount, reason } },
-  );
-  expect(credit.status(), await credit.text()).toBe(200);
-}
 
 /** Clicks a Download CSV button and returns the saved file's text. */
 async function downloadCsv(page: Page, region: string): Promise<string> {
@@ -58,7 +36,7 @@ test.describe('Accountability', () => {
     });
     const client = await createClientViaApi(request, customer, 'Alerts');
 
-    // Staff set a low-balance threshold on the admin client page.
+    // Staff set a low-balance threshold on the admin client page, then grant credit there.
     const staffContext = await browser.newContext();
     const staff = await staffContext.newPage();
     await loginAs(staff, ADMIN);
@@ -71,9 +49,33 @@ test.describe('Accountability', () => {
     await expect(
       threshold.getByText('The customer is warned below EUR 5.00.'),
     ).toBeVisible();
-    await staffContext.close();
 
-    await grantWithReason(request, client.id, '1.00', 'Welcome credit');
+    // Staff grant the free credit with a reason in the Balance card's panel.
+    await staff
+      .getByRole('button', { name: /^Balance EUR 0\.00: give free credit/ })
+      .click();
+    const creditPanel = staff.getByRole('dialog', { name: 'Free Credit' });
+    await creditPanel.getByLabel('Amount').fill('1.00');
+    await creditPanel.getByLabel('Reason').fill('Welcome credit');
+    await creditPanel.getByRole('button', { name: 'Give Free Credit' }).click();
+    const grant = staff.waitForRequest(/\/freecredit$/);
+    await staff
+      .getByRole('alertdialog', {
+        name: 'Are you sure you want to give 1 free credit to the client?',
+      })
+      .getByRole('button', { name: 'OK' })
+      .click();
+    expect((await grant).postDataJSON()).toEqual({
+      amount: '1',
+      reason: 'Welcome credit',
+    });
+    await expect(creditPanel).toBeHidden();
+    await expect(
+      staff.getByRole('button', {
+        name: /^Balance EUR 1\.00: give free credit/,
+      }),
+    ).toBeVisible();
+    await staffContext.close();
 
     await loginAs(page, customer);
     const widget = page.getByRole('region', { name: 'Balance', exact: true });
@@ -94,7 +96,9 @@ test.describe('Accountability', () => {
     await page.goto('/#/messaging/sms');
     await page.getByLabel('Recipient').fill('447700900123');
     await page.getByLabel('Body').fill('Your code is 1234');
+    const sent = page.waitForResponse(/\/messages\/sms$/);
     await page.getByRole('button', { name: 'Send SMS' }).click();
+    const { id: messageId } = (await (await sent).json()) as { id: string };
     await expect(
       page.getByRole('status').filter({ hasText: 'SMS Sent' }),
     ).toBeVisible();
@@ -105,9 +109,14 @@ test.describe('Accountability', () => {
       name: /^Messages paid 1 to 1 of 1/,
     });
     const debit = debits.getByRole('row').nth(1);
-    await expect(debit).toContainText('Your code is 1234');
     await expect(debit).toContainText('447700900123');
     await expect(debit).toContainText('EUR 0.05');
+    // The row names its message by a link to the Message Log with that message open.
+    await expect(
+      debit.getByRole('link', {
+        name: /^View the message to 447700900123 of /,
+      }),
+    ).toHaveAttribute('href', `#/messaging/log?message=${messageId}`);
 
     const chart = page.getByRole('img', {
       name: /^Chart of messages and amount per day/,

@@ -159,9 +159,11 @@ export type UsagePeriod = z.infer<typeof UsagePeriodSchema>;
 
 /**
  * The console's free-credit form: a decimal above 0, worded for the person typing it (spec §5:
- * "parsed as a decimal number"); the server's own limits answer in its words.
+ * "parsed as a decimal number"); the server's own limits answer in its words. The optional
+ * reason is the server's own rule (up to 200 characters, blank is none).
  */
 export const FreeCreditFormSchema = z.object({
+  reason: CreditReasonSchema,
   amount: z.string().transform((value, ctx) => {
     const text = parseDecimal(value);
     if (text === null || Number(text) <= 0) {

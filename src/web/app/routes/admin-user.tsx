@@ -8,6 +8,7 @@ import { displayName } from '../../features/admin-users/components/admin-user-ta
 import { UserClients } from '../../features/admin-clients/components/user-clients';
 import { CreateClientForm } from '../../features/clients/components/create-client-form';
 import { UserRoles } from '../../features/roles/components/user-roles';
+import { useMe } from '../../features/users/api/get-me';
 import { errorText, isApiError } from '../../lib/api-error';
 import './admin-user.css';
 
@@ -15,8 +16,11 @@ import './admin-user.css';
 export function AdminUserRoute() {
   const { userId = '' } = useParams();
   const user = useAdminUser(userId);
+  // The signed-in user, whose roles decide which role changes the editor offers (issue 9);
+  // the admin shell has already asked for it.
+  const me = useMe();
 
-  if (user.isPending) {
+  if (user.isPending || me.isPending) {
     return (
       <div className="stack" aria-busy="true">
         <span className="sr-only">Loading the user</span>
@@ -44,7 +48,14 @@ export function AdminUserRoute() {
       <PageHeader title={displayName(user.data)} description="User" />
       <div className="user-layout">
         <AdminUserCard user={user.data} />
-        <UserRoles user={user.data} />
+        {me.isError ? (
+          <Alert tone="danger">{errorText(me.error)}</Alert>
+        ) : (
+          <UserRoles
+            user={user.data}
+            caller={{ id: me.data.id, roles: me.data.roles }}
+          />
+        )}
       </div>
       <UserClients
         userId={user.data.id}

@@ -4,18 +4,26 @@ import { api, unwrap } from '../../../lib/api-client';
 import { adminBalanceQueryOptions } from './get-admin-balance';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** `amount` is decimal text: it reaches the server's numeric column without a float in between. */
+/**
+ * `amount` is decimal text: it reaches the server's numeric column without a float in between.
+ * `reason` (null for none) is kept on the ledger entry; it is sent only when there is one.
+ */
 export async function giveFreeCredit(input: {
   clientId: string;
   balanceId: string;
   amount: string;
+  reason?: string | null;
 }): Promise<Balance> {
   const client = encodeURIComponent(input.clientId);
   const balance = encodeURIComponent(input.balanceId);
   return unwrap(
     await api.post<Balance>(
       `/admin/clients/${client}/balances/${balance}/freecredit`,
-      { body: { amount: input.amount } },
+      {
+        body: input.reason
+          ? { amount: input.amount, reason: input.reason }
+          : { amount: input.amount },
+      },
     ),
   );
 }

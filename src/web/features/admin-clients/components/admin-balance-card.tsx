@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { formatMoney } from '../../../../shared/money';
 import {
+  CREDIT_REASON_MAX,
   FreeCreditFormSchema,
   type Balance,
 } from '../../../../shared/schemas/balances';
@@ -78,7 +79,10 @@ export function AdminBalanceCard({ clientId }: { clientId: string }) {
   );
 }
 
-/** Amount, then a confirmation naming it, then the grant (spec §4, §5, §8). */
+/**
+ * Amount and an optional reason, then a confirmation naming the amount, then the grant (spec
+ * §4, §5, §8). The reason is kept on the ledger entry the customer sees (issue 12).
+ */
 function FreeCreditForm({
   clientId,
   balance: opened,
@@ -102,19 +106,21 @@ function FreeCreditForm({
     z.output<typeof FreeCreditFormSchema>
   >({
     resolver: zodResolver(FreeCreditFormSchema),
-    defaultValues: { amount: '' },
+    defaultValues: { amount: '', reason: '' },
     // The note answers a press of Give Free Credit; typing does not change it.
     reValidateMode: 'onSubmit',
   });
-  // The amount waiting for confirmation, as canonical decimal text (never a float).
-  const [pendingAmount, setPendingAmount] = useState<string | null>(null);
+  // The grant waiting for confirmation: the amount as canonical decimal text (never a float).
+  const [pending, setPending] = useState<z.output<
+    typeof FreeCreditFormSchema
+  > | null>(null);
 
-  const onSubmit = handleSubmit(({ amount }) => setPendingAmount(amount));
+  const onSubmit = handleSubmit((values) => setPending(values));
 
-  function confirm(amount: string) {
-    setPendingAmount(null);
+  function confirm({ amount, reason }: z.output<typeof FreeCreditFormSchema>) {
+    setPending(null);
     grant.mutate(
-      { clientId, balanceId: balance.id, amount },
+      { clientId, balanceId: balance.id, amount, reason },
       {
         onSuccess: (updated) => {
           onDone();
@@ -148,6 +154,12 @@ function FreeCreditForm({
           autoComplete: 'off',
         }}
       />
+      <Field
+        label="Reason"
+        hint={`Optional, up to ${CREDIT_REASON_MAX} characters; the customer sees it in their Top-up History`}
+        error={errors.reason?.message ?? ''}
+        inputProps={{ ...register('reason'), autoComplete: 'off' }}
+      />
       <div className="form-actions-inline">
         <Button type="submit" variant="primary" pending={grant.isPending}>
           Give Free Credit
@@ -157,10 +169,10 @@ function FreeCreditForm({
         </Button>
       </div>
       <ConfirmDialog
-        open={pendingAmount !== null}
-        text={freeCreditQuestion(pendingAmount ?? '')}
-        onCancel={() => setPendingAmount(null)}
-        onConfirm={() => pendingAmount && confirm(pendingAmount)}
+        open={pending !== null}
+        text={freeCreditQuestion(pending?.amount ?? '')}
+        onCancel={() => setPending(null)}
+        onConfirm={() => pending && confirm(pending)}
       />
     </form>
   );

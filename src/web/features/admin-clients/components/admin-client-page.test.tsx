@@ -126,6 +126,79 @@ describe('Admin client page', () => {
     });
   });
 
+  it('free credit: the reason is sent with the amount, trimmed; the question stays the same', async () => {
+    const { requests } = mockApi({
+      ...clientPageRoutes(),
+      [`POST /api/admin/clients/${client.id}/balances/${balance.id}/freecredit`]:
+        { body: { ...balance, amount: 5 } },
+    });
+    const { user } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', { name: /^Balance EUR 0\.00/ }),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Free Credit' });
+    await user.type(within(panel).getByLabelText('Amount'), '5');
+    await user.type(
+      within(panel).getByLabelText('Reason'),
+      '  Goodwill after outage 42  ',
+    );
+    await user.click(
+      within(panel).getByRole('button', { name: 'Give Free Credit' }),
+    );
+    await user.click(
+      within(
+        screen.getByRole('alertdialog', {
+          name: 'Are you sure you want to give 5 free credit to the client?',
+        }),
+      ).getByRole('button', { name: 'OK' }),
+    );
+    expect(
+      await screen.findByRole('button', { name: /^Balance EUR 5\.00/ }),
+    ).toBeInTheDocument();
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+      amount: '5',
+      reason: 'Goodwill after outage 42',
+    });
+  });
+
+  it('free credit: a reason over 200 characters is refused with a message and nothing is asked or sent', async () => {
+    const { requests } = mockApi(clientPageRoutes());
+    const { user } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', { name: /^Balance EUR 0\.00/ }),
+    );
+    const panel = screen.getByRole('dialog', { name: 'Free Credit' });
+    await user.type(within(panel).getByLabelText('Amount'), '5');
+    const reason = within(panel).getByLabelText('Reason');
+    await user.click(reason);
+    await user.paste('x'.repeat(201));
+    await user.click(
+      within(panel).getByRole('button', { name: 'Give Free Credit' }),
+    );
+    expect(
+      within(panel).getByText('Reason must be at most 200 characters'),
+    ).toBeInTheDocument();
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+
+    // Exactly 200 is accepted.
+    await user.clear(reason);
+    await user.paste('x'.repeat(200));
+    await user.click(
+      within(panel).getByRole('button', { name: 'Give Free Credit' }),
+    );
+    expect(
+      screen.getByRole('alertdialog', {
+        name: 'Are you sure you want to give 5 free credit to the client?',
+      }),
+    ).toBeInTheDocument();
+  });
+
   it('the free-credit panel follows the balance while it is open', async () => {
     mockApi(clientPageRoutes());
     const { user, queryClient } = renderApp(`/admin/clients/${client.id}`, {

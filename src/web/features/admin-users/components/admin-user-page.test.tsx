@@ -1,7 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { ROLES } from '../../../../shared/roles';
+import {
+  OWN_ROLES_REFUSED,
+  ROLES,
+  UNHELD_ROLE_REFUSED,
+} from '../../../../shared/roles';
 import { server } from '../../../testing/msw-server';
 import { adminUserQueryOptions } from '../api/get-admin-user';
 import { currentPath, renderApp } from '../../../testing/render-app';
@@ -20,12 +24,18 @@ const role = (name: string, n: number) => ({
   role: name,
 });
 
+/** The signed-in staff member: holding ROLE_USERROLE_ADMIN, they may change any role. */
+const roleAdmin = makeUser({
+  roles: ['ROLE_USER_ADMIN', 'ROLE_USERROLE_ADMIN'],
+});
+
 function userPageRoutes(
   roles = [role('ROLE_SMS_CREATE', 1), role('ROLE_CLIENT_LIST', 2)],
   clients = [makeClient({ userId: person.id, name: 'Shop' })],
+  caller = roleAdmin,
 ): Record<string, Route> {
   return {
-    'GET /api/users/me': { body: makeUser({ roles: ['ROLE_USER_ADMIN'] }) },
+    'GET /api/users/me': { body: caller },
     [`GET /api/admin/users/${person.id}`]: { body: person },
     [`GET /api/admin/users/${person.id}/roles`]: { body: { roles } },
     'GET /api/admin/clients': {
@@ -131,6 +141,102 @@ describe('Admin user page', () => {
     expect(await within(panel).findByRole('alert')).toHaveTextContent(
       'Invalid role',
     );
+  });
+
+  it('a caller without ROLE_USERROLE_ADMIN is offered only the roles they hold, and may remove only those', async () => {
+    const caller = makeUser({
+      roles: [
+        'ROLE_CLIENT_LIST',
+        'ROLE_ROUTE_VIEW',
+        'ROLE_USERROLE_CREATE',
+        'ROLE_USERROLE_DELETE',
+        'ROLE_USER_VIEW',
+      ],
+    });
+    const { requests } = mockApi(userPageRoutes(undefined, undefined, caller));
+    const { user } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    // ROLE_CLIENT_LIST is the caller's too; ROLE_SMS_CREATE is not.
+    const removable = await screen.findByRole('button', {
+      name: 'Remove ROLE_CLIENT_LIST',
+    });
+    expect(removable).toBeEnabled();
+    const locked = screen.getByRole('button', {
+      name: 'Remove ROLE_SMS_CREATE',
+    });
+    expect(locked).toBeDisabled();
+    expect(locked).toHaveAccessibleDescription(`${UNHELD_ROLE_REFUSED}.`);
+    expect(screen.queryByText(/your own roles/)).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Add Role' }));
+    const panel = screen.getByRole('dialog', { name: 'Add Role' });
+    const offered = within(within(panel).getByLabelText('Pick a role'))
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    // The placeholder, then the caller's roles less the one the user already holds.
+    expect(offered).toEqual([
+      'Choose a role…',
+      'ROLE_ROUTE_VIEW',
+      'ROLE_USERROLE_CREATE',
+      'ROLE_USERROLE_DELETE',
+      'ROLE_USER_VIEW',
+    ]);
+
+    // A typed role the caller lacks is refused in the server's words, and nothing is sent
+    // (the server's 403 would log the caller out).
+    await user.type(within(panel).getByLabelText('Role'), 'ROLE_PRICING_ADMIN');
+    await user.click(within(panel).getByRole('button', { name: 'Add Role' }));
+    expect(within(panel).getByRole('alert')).toHaveTextContent(
+      UNHELD_ROLE_REFUSED,
+    );
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('editing your own roles without ROLE_USERROLE_ADMIN: a note says why, and nothing can be added or removed', async () => {
+    const self = makeUser({
+      id: person.id,
+      roles: ['ROLE_CLIENT_LIST', 'ROLE_SMS_CREATE', 'ROLE_USERROLE_CREATE'],
+    });
+    mockApi(userPageRoutes(undefined, undefined, self));
+    renderApp(`/admin/users/${person.id}`, { loggedIn: true });
+    const note = `These are your own roles. ${OWN_ROLES_REFUSED}.`;
+    expect(await screen.findByText(note)).toBeInTheDocument();
+    const add = screen.getByRole('button', { name: 'Add Role' });
+    expect(add).toBeDisabled();
+    expect(add).toHaveAccessibleDescription(note);
+    for (const held of ['ROLE_CLIENT_LIST', 'ROLE_SMS_CREATE']) {
+      const remove = await screen.findByRole('button', {
+        name: `Remove ${held}`,
+      });
+      expect(remove).toBeDisabled();
+      expect(remove).toHaveAccessibleDescription(note);
+    }
+  });
+
+  it('a holder of ROLE_USERROLE_ADMIN changes their own roles, any of them', async () => {
+    mockApi(
+      userPageRoutes(undefined, undefined, {
+        ...roleAdmin,
+        id: person.id,
+      }),
+    );
+    const { user } = renderApp(`/admin/users/${person.id}`, {
+      loggedIn: true,
+    });
+    // ROLE_SMS_CREATE is held by the user, whom the caller is, but not in the caller's list
+    // here: the admin role is enough.
+    expect(
+      await screen.findByRole('button', { name: 'Remove ROLE_SMS_CREATE' }),
+    ).toBeEnabled();
+    expect(screen.queryByText(/your own roles/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add Role' }));
+    const panel = screen.getByRole('dialog', { name: 'Add Role' });
+    expect(
+      within(within(panel).getByLabelText('Pick a role')).getAllByRole(
+        'option',
+      ),
+    ).toHaveLength(1 + ROLES.length - 2);
   });
 
   it('removing a role asks, naming the role and the user; Cancel keeps it', async () => {

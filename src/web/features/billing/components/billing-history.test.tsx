@@ -87,23 +87,6 @@ function routes() {
     [`GET /api/clients/${client.id}/balances/default/usage`]: {
       body: { days },
     },
-    [`GET /api/clients/${client.id}/messages/${messageId}`]: {
-      body: {
-        id: messageId,
-        clientId: client.id,
-        sender: 'Skyline',
-        recipient: '447700900123',
-        body: 'Your code is 1234',
-        reference: '',
-        state: 'DELIVERED',
-        encoding: 'GSM-7',
-        segments: 2,
-        price: 0.1,
-        currency: 'EUR',
-        dateCreated: '2026-11-21T10:00:00.000Z',
-        dateUpdated: '2026-11-21T10:00:00.000Z',
-      },
-    },
   };
 }
 
@@ -198,19 +181,60 @@ describe('Top-up History', () => {
 });
 
 describe('Usage History', () => {
-  it('lists debits with message, recipient, segments and the amount spent', async () => {
-    mockApi(routes());
+  it('lists debits with recipient, segments and the amount spent from the ledger alone, each linking to its message', async () => {
+    const { requests } = mockApi(routes());
     const { user } = renderApp('/billing/balance', { loggedIn: true });
     await user.click(await screen.findByRole('tab', { name: 'Usage History' }));
     const table = await screen.findByRole('table', {
       name: 'Messages paid 1 to 1 of 1',
     });
     const row = within(table).getAllByRole('row')[1];
-    await waitFor(() =>
-      expect(row).toHaveTextContent(
-        /Your code is 1234447700900123\s*2EUR 0\.10$/,
-      ),
+    if (!row) throw new Error('no debit row');
+    const cells = within(row).getAllByRole('cell');
+    expect(cells.slice(2).map((cell) => cell.textContent)).toEqual([
+      '31612345678',
+      '2',
+      'EUR 0.10',
+    ]);
+    const link = within(row).getByRole('link', {
+      name: /^View the message to 31612345678 of /,
+    });
+    expect(link).toHaveAttribute(
+      'href',
+      `#/messaging/log?message=${messageId}`,
     );
+    // One request for the page of debits, none per row.
+    expect(requests.some((r) => r.path.includes('/messages'))).toBe(false);
+  });
+
+  it('a debit without its message shows dashes instead of a link', async () => {
+    mockApi({
+      ...routes(),
+      [`GET ${ledgerPath}`]: {
+        body: {
+          total: 1,
+          count: 20,
+          offset: 0,
+          entries: [
+            { ...debit, messageId: null, recipient: null, segments: null },
+          ],
+        },
+      },
+    });
+    const { user } = renderApp('/billing/balance', { loggedIn: true });
+    await user.click(await screen.findByRole('tab', { name: 'Usage History' }));
+    const table = await screen.findByRole('table', {
+      name: 'Messages paid 1 to 1 of 1',
+    });
+    const row = within(table).getAllByRole('row')[1];
+    if (!row) throw new Error('no debit row');
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .slice(1)
+        .map((cell) => cell.textContent),
+    ).toEqual(['—', '—', '—', 'EUR 0.10']);
+    expect(within(row).queryByRole('link')).toBeNull();
   });
 
   it('draws messages and amount per day for the last 30 days, with the figures as text', async () => {

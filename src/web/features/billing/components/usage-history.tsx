@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { formatMoney } from '../../../../shared/money';
 import {
   UsagePeriodSchema,
@@ -10,12 +11,12 @@ import {
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
+import { paths } from '../../../config/paths';
 import { Skeleton } from '../../../components/ui/spinner';
 import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { errorText } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
-import { useMessage } from '../api/get-message';
 import { useUsage } from '../api/get-usage';
 import { HistoryPager } from './history-pager';
 import { CsvButton } from './topup-history';
@@ -152,12 +153,7 @@ function Debits({
             </thead>
             <tbody>
               {entries.map((entry) => (
-                <DebitRow
-                  key={entry.id}
-                  clientId={clientId}
-                  currency={currency}
-                  entry={entry}
-                />
+                <DebitRow key={entry.id} currency={currency} entry={entry} />
               ))}
             </tbody>
           </table>
@@ -181,30 +177,37 @@ function Debits({
   );
 }
 
-/** A debit; the ledger names the message, whose body, recipient and segments are looked up. */
+/**
+ * A debit. The ledger entry carries the message's recipient and segments, so a page of debits
+ * is one request; the message itself opens in the Message Log.
+ */
 function DebitRow({
-  clientId,
   currency,
   entry,
 }: {
-  clientId: string;
   currency: string;
   entry: LedgerEntry;
 }) {
-  const message = useMessage(clientId, entry.messageId);
   const unknown = <span className="muted">—</span>;
+  const when = formatDateTime(entry.dateCreated);
   return (
     <tr>
-      <td className="nowrap">{formatDateTime(entry.dateCreated)}</td>
+      <td className="nowrap">{when}</td>
       <td className="usage-message">
-        {message.data ? message.data.body : message.isLoading ? '…' : unknown}
+        {entry.messageId ? (
+          <Link
+            to={paths.message(entry.messageId)}
+            // Every row's link reads "View": the name says which message it opens.
+            aria-label={`View the message${entry.recipient ? ` to ${entry.recipient}` : ''} of ${when}`}
+          >
+            View
+          </Link>
+        ) : (
+          unknown
+        )}
       </td>
-      <td className="nowrap tabular">
-        {message.data ? message.data.recipient : unknown}
-      </td>
-      <td className="numeric tabular">
-        {message.data ? message.data.segments : unknown}
-      </td>
+      <td className="nowrap tabular">{entry.recipient ?? unknown}</td>
+      <td className="numeric tabular">{entry.segments ?? unknown}</td>
       <td className="numeric amount">
         {/* A debit is stored negative; the table shows what was spent. */}
         {formatMoney(currency, Math.abs(entry.amount))}

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { ROLES } from '../../../../shared/roles';
+import { roleChangeRefusal, ROLES } from '../../../../shared/roles';
 import { RoleInputSchema } from '../../../../shared/schemas/roles';
 import type { User } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
@@ -24,15 +24,52 @@ const removeRoleQuestion = (role: string, user: User) =>
   `Are you sure you want to remove the role ${role} from the user ${user.email}?`;
 
 /**
- * A user's Roles, sorted alphabetically (spec §2): Add Role opens the role editor; each role
- * can be removed after a confirmation.
+ * Who is changing the roles: the signed-in user. The route passes it down (features never
+ * import each other) so the editor offers only what the server would accept (issue 9).
  */
-export function UserRoles({ user }: { user: User }) {
+export interface RoleCaller {
+  id: string;
+  roles: readonly string[];
+}
+
+/**
+ * Why the caller may not grant or remove `role` for this user, or null when they may: the
+ * server's own rule (src/shared/roles.ts). A refused call would answer 403, which logs the
+ * user out (spec §6), so the console never sends one it knows is refused.
+ */
+function refusalFor(caller: RoleCaller, userId: string) {
+  const ownRoles = caller.id === userId;
+  return (role: string) => roleChangeRefusal(caller.roles, { role, ownRoles });
+}
+
+/**
+ * A user's Roles, sorted alphabetically (spec §2): Add Role opens the role editor; each role
+ * can be removed after a confirmation. Roles the caller may not remove keep a disabled Remove
+ * whose description says why; editing one's own roles without ROLE_USERROLE_ADMIN is refused
+ * altogether, which a note says.
+ */
+export function UserRoles({
+  user,
+  caller,
+}: {
+  user: User;
+  caller: RoleCaller;
+}) {
   const roles = useUserRoles(user.id);
   const { remove } = useUserRoleChanges(user.id);
   const panel = usePanel();
   const toast = useToast();
   const [removing, setRemoving] = useState<string | null>(null);
+  const noteId = useId();
+
+  const refusal = refusalFor(caller, user.id);
+  // Own roles are refused whatever the role is, so any name asks the rule.
+  const ownRefusal = caller.id === user.id ? refusal('') : null;
+  // Otherwise the one reason left is a held role the caller does not hold.
+  const heldRefusal =
+    (roles.data ?? [])
+      .map(({ role }) => refusal(role))
+      .find((text) => text !== null) ?? null;
 
   return (
     <section className="stack-sm" aria-labelledby="user-roles-title">
@@ -43,8 +80,10 @@ export function UserRoles({ user }: { user: User }) {
         <Button
           variant="primary"
           size="sm"
+          disabled={ownRefusal !== null}
+          aria-describedby={ownRefusal ? noteId : undefined}
           onClick={() =>
-            panel.showPanel(<RoleEditor userId={user.id} />, {
+            panel.showPanel(<RoleEditor userId={user.id} caller={caller} />, {
               title: 'Add Role',
             })
           }
@@ -52,6 +91,11 @@ export function UserRoles({ user }: { user: User }) {
           Add Role
         </Button>
       </div>
+      {ownRefusal ? (
+        <p id={noteId} className="role-note">
+          These are your own roles. {ownRefusal}.
+        </p>
+      ) : null}
       {remove.error ? (
         <Alert tone="danger">{errorText(remove.error)}</Alert>
       ) : null}
@@ -65,22 +109,33 @@ export function UserRoles({ user }: { user: User }) {
         </div>
       ) : (
         <ul className="card role-list" aria-label="Roles">
-          {roles.data.map(({ id, role }) => (
-            <li key={id} className="role-item">
-              <span className="mono">{role}</span>
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label={`Remove ${role}`}
-                pending={remove.isPending && remove.variables === role}
-                onClick={() => setRemoving(role)}
-              >
-                Remove
-              </Button>
-            </li>
-          ))}
+          {roles.data.map(({ id, role }) => {
+            const refused = refusal(role);
+            return (
+              <li key={id} className="role-item">
+                <span className="mono">{role}</span>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Remove ${role}`}
+                  disabled={refused !== null}
+                  title={refused ?? undefined}
+                  aria-describedby={refused ? noteId : undefined}
+                  pending={remove.isPending && remove.variables === role}
+                  onClick={() => setRemoving(role)}
+                >
+                  Remove
+                </Button>
+              </li>
+            );
+          })}
         </ul>
       )}
+      {heldRefusal && !ownRefusal ? (
+        <p id={noteId} className="role-note">
+          {heldRefusal}.
+        </p>
+      ) : null}
       <ConfirmDialog
         open={removing !== null}
         destructive
@@ -104,13 +159,30 @@ export function UserRoles({ user }: { user: User }) {
 
 /**
  * The role editor: a role picked from the catalogue of spec §6 or typed. The shared schema
- * refuses an empty or unknown role with 'Invalid role' and nothing is sent (spec §5).
+ * refuses an empty or unknown role with 'Invalid role' and nothing is sent (spec §5). The
+ * picker offers only the roles the caller may grant, and a typed one the caller may not grant
+ * is refused here with the server's words, before any call.
  */
-function RoleEditor({ userId }: { userId: string }) {
+function RoleEditor({
+  userId,
+  caller,
+}: {
+  userId: string;
+  caller: RoleCaller;
+}) {
   const { add } = useUserRoleChanges(userId);
   const held = useUserRoles(userId);
   const panel = usePanel();
   const toast = useToast();
+  const refusal = refusalFor(caller, userId);
+  const schema = useMemo(() => {
+    const refuse = refusalFor(caller, userId);
+    return RoleInputSchema.superRefine(({ role: name }, ctx) => {
+      const refused = refuse(name);
+      if (refused)
+        ctx.addIssue({ code: 'custom', message: refused, path: ['role'] });
+    });
+  }, [caller, userId]);
   const {
     register,
     handleSubmit,
@@ -118,7 +190,7 @@ function RoleEditor({ userId }: { userId: string }) {
     setValue,
     formState: { errors },
   } = useForm<z.input<typeof RoleInputSchema>>({
-    resolver: zodResolver(RoleInputSchema),
+    resolver: zodResolver(schema),
     defaultValues: { role: '' },
     // The alert answers a press of Add Role; typing does not change it.
     reValidateMode: 'onSubmit',
@@ -128,7 +200,9 @@ function RoleEditor({ userId }: { userId: string }) {
   const heldNames = new Set(held.data?.map((userRole) => userRole.role));
   const catalogue = [
     { key: '', text: 'Choose a role…' },
-    ...ROLES.filter((name) => !heldNames.has(name)).map((name) => ({
+    ...ROLES.filter(
+      (name) => !heldNames.has(name) && refusal(name) === null,
+    ).map((name) => ({
       key: name,
       text: name,
     })),
