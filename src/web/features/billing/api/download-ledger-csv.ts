@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { LedgerKind } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
-import { saveTextFile } from '../../../lib/download';
+import { saveFile } from '../../../lib/save-file';
 
 /** Every ledger row of one kind as CSV text (`…/ledger.csv?kind=…`), for a spreadsheet. */
 export async function getLedgerCsv(
@@ -25,7 +25,10 @@ export function useDownloadLedgerCsv() {
       fileName: string;
     }) => {
       const csv = await getLedgerCsv(input.clientId, input.kind);
-      saveTextFile(csv, input.fileName, 'text/csv;charset=utf-8');
+      saveFile(
+        new Blob([csv], { type: 'text/csv;charset=utf-8' }),
+        input.fileName,
+      );
     },
   });
 }
