@@ -19,6 +19,9 @@ function pageRoutes(put: Route): Record<string, Route> {
     'GET /api/admin/routes/split': {
       body: { routes: [], total: 0, count: 300, offset: 0 },
     },
+    [`GET /api/admin/clients/${client.id}/messages`]: {
+      body: { messages: [], total: 0, count: 30, offset: 0 },
+    },
     [`PUT ${putPath}`]: put,
   };
 }
