@@ -11,8 +11,9 @@ import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { DeliveryConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { GroupCommit } from '../db/group-commit.ts';
+import { startCallbackWorker } from './callbacks/worker.ts';
 import type { HttpConnector } from './http/submitter.ts';
-import { DELIVERY_QUEUE, startQueue } from './queue.ts';
+import { CALLBACK_QUEUE, DELIVERY_QUEUE, startQueue } from './queue.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
 import * as repo from './repo.ts';
 import { routeFor } from './routing.ts';
@@ -333,6 +334,12 @@ export async function startDelivery(
   options.wake.listen(() => {
     for (const id of workIds) boss.notifyWorker(id);
   });
+  await startCallbackWorker({
+    boss,
+    db,
+    logger,
+    allowPrivate: config.statusCallbackAllowPrivate,
+  });
 
   // Expired idempotency keys and never-claimed receipts only take space.
   const housekeeping = setInterval(
@@ -352,6 +359,7 @@ export async function startDelivery(
       options.wake.listen(null);
       options.receipts?.attach(null);
       await boss.offWork(DELIVERY_QUEUE, { wait: false });
+      await boss.offWork(CALLBACK_QUEUE, { wait: false });
       // Pending submits resolve as 'retry' (their jobs run again after a restart); the
       // simulator reports the receipts it still owes.
       await Promise.all(
