@@ -227,6 +227,49 @@ describe('statusCallbackUrl on the client', () => {
   });
 });
 
+describe('POST /api/clients/{id}/statusCallback/test', () => {
+  it('sends one signed test event now and tells what the receiver answered', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const none = await c.http.post(`${path}/statusCallback/test`);
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('Set a status callback URL first');
+    const key = (
+      await c.http.put(path, { statusCallbackUrl: `${receiver.url}?test=1` })
+    ).body.statusCallbackSigningKey;
+    const ok = await c.http.post(`${path}/statusCallback/test`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ ok: true, status: 200, error: null });
+    const event = receiver.received.findLast(
+      (r) => r.body.clientId === c.client.id,
+    )!;
+    expect(event.body).toMatchObject({
+      messageId: '00000000-0000-0000-0000-000000000000',
+      state: 'DELIVERED',
+    });
+    expect(verifyCallbackSignature(event.signature, event.raw, key)).toBe(true);
+    receiver.answer(() => 503);
+    try {
+      const failed = await c.http.post(`${path}/statusCallback/test`);
+      expect(failed.body).toMatchObject({
+        ok: false,
+        status: 503,
+        error: 'receiver answered HTTP 503',
+      });
+    } finally {
+      receiver.answer(() => 200);
+    }
+    // Only the owner: API-client credentials are refused.
+    expect(
+      (
+        await clientHttp(server.url, c.client).post(
+          `${path}/statusCallback/test`,
+        )
+      ).status,
+    ).toBe(403);
+  });
+});
+
 describe('status callback events', () => {
   it('POSTs every state change, signed, and lists each try on the message', async () => {
     const c = await customer(server);

@@ -51,6 +51,11 @@ export const StatusCallbackUrlSchema = z
   .string('Status callback URL must be a string or null')
   .trim()
   .max(2048, 'Status callback URL is too long')
+  .refine(
+    (value) =>
+      value === '' || (/^https?:\/\//i.test(value) && URL.canParse(value)),
+    'Status callback URL must be an http or https URL',
+  )
   .transform((value) => (value === '' ? null : value))
   .nullable();
 
@@ -101,3 +106,16 @@ export const ClientKeyUsageSchema = ClientSchema.pick({
   secretLastUsedAt: true,
 });
 export type ClientKeyUsage = z.infer<typeof ClientKeyUsageSchema>;
+
+/** The answer of "Send test event": what the receiver did with one signed test event. */
+export const StatusCallbackTestSchema = z
+  .object({
+    /** A 2xx answer. */
+    ok: z.boolean(),
+    /** The receiver's HTTP status; null when it did not answer or the target was refused. */
+    status: z.number().int().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number().int(),
+  })
+  .meta({ id: 'StatusCallbackTest' });
+export type StatusCallbackTest = z.infer<typeof StatusCallbackTestSchema>;

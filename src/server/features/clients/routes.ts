@@ -6,6 +6,7 @@ import {
   CreateClientSchema,
   OwnClientSchema,
   ResetSecretSchema,
+  StatusCallbackTestSchema,
   UpdateOwnClientSchema,
 } from '../../../shared/schemas/clients.ts';
 import {
@@ -142,6 +143,31 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         );
         return reply.code(204).send();
       },
+    );
+
+    app.post(
+      '/clients/:id/statusCallback/test',
+      {
+        schema: {
+          tags,
+          summary:
+            'Send a signed test event to the status callback URL now, and show the answer',
+          description:
+            'The event has the contract format with messageId 00000000-0000-0000-0000-000000000000 ' +
+            'and state DELIVERED; it is not retried.',
+          params: IdParamsSchema,
+          response: {
+            200: StatusCallbackTestSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.sendTestCallback(
+          deps,
+          request.params.id,
+          userOf(request).user.id,
+        ),
     );
 
     app.post(

@@ -7,12 +7,15 @@ import type {
   Client,
   ClientWithSecret,
   OwnClient,
+  StatusCallbackTest,
   UpdateOwnClientInput,
 } from '../../../shared/schemas/clients.ts';
 import { generateSecret, hashSecret } from '../../auth/passwords.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { Actor } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
+import { callbackBody } from '../../delivery/callbacks/body.ts';
+import { postCallback } from '../../delivery/callbacks/send.ts';
 import { resolveCallbackTarget } from '../../delivery/callbacks/target.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import * as repo from './repo.ts';
@@ -129,6 +132,45 @@ export async function updateOwnClient(
     if (!after) throw notFound('Client');
     return after;
   });
+}
+
+/** The messageId of test events: no message has it, so a receiver can tell them apart. */
+export const TEST_EVENT_MESSAGE_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * "Send test event": one signed event in the contract's format, POSTed now (same target checks
+ * and timeout as real ones, no retry), and what the receiver answered. Changes nothing.
+ */
+export async function sendTestCallback(
+  deps: Deps,
+  clientId: string,
+  ownerId: string,
+): Promise<StatusCallbackTest> {
+  const client = await repo.findOwnClient(deps.db, clientId, ownerId);
+  if (!client) throw notFound('Client');
+  if (!client.statusCallbackUrl || !client.statusCallbackSigningKey) {
+    throw badRequest('Set a status callback URL first');
+  }
+  const result = await postCallback(
+    client.statusCallbackUrl,
+    callbackBody({
+      messageId: TEST_EVENT_MESSAGE_ID,
+      clientId,
+      reference: 'test',
+      state: 'DELIVERED',
+      deliveryMethod: null,
+      error: null,
+      dateUpdated: new Date(),
+    }),
+    client.statusCallbackSigningKey,
+    { allowPrivate: deps.config.delivery.statusCallbackAllowPrivate },
+  );
+  return {
+    ok: result.ok,
+    status: result.status ?? null,
+    error: result.ok ? null : (result.error ?? 'failed'),
+    durationMs: result.durationMs,
+  };
 }
 
 /** A customer's own clients, in the order they were made. */
