@@ -16,6 +16,7 @@ import {
   useSetStatusCallbackUrl,
 } from '../api/status-callback';
 import { CopyButton } from './copy-button';
+import './clients.css';
 
 const FormSchema = z.object({ statusCallbackUrl: StatusCallbackUrlSchema });
 
@@ -98,7 +99,9 @@ export function StatusCallbackSection({
             Signing key
           </span>
           <div className="form-actions-inline">
-            <code aria-labelledby="signing-key-label">{key}</code>
+            <code className="signing-key" aria-labelledby="signing-key-label">
+              {key}
+            </code>
             <CopyButton value={key} label="Copy signing key" />
           </div>
         </div>
