@@ -81,6 +81,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Every test registers its own users from one address, far faster than people do.
       REGISTER_LIMIT: '100000',
+      // The status callback test's receiver listens on 127.0.0.1.
+      STATUS_CALLBACK_ALLOW_PRIVATE: 'true',
     },
   },
 });

@@ -68,6 +68,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       db,
       logger: app.log,
       wake: deps.deliveryWake,
+      receipts: deps.deliveryReceipts,
     });
   } catch (error) {
     await db.close();

@@ -87,6 +87,12 @@ describe('loadConfig', () => {
           window: 20,
           maxTps: 50,
         },
+        vonage: undefined,
+        vonageSignature: undefined,
+        worldSpecial: undefined,
+        worldSpecialToken: null,
+        providerTimeoutMs: 10_000,
+        statusCallbackAllowPrivate: false,
         defaultMethod: 'WORLD_SPECIAL',
         publicUrl: 'https://console.example.test',
         workers: 3,
@@ -105,6 +111,12 @@ describe('loadConfig', () => {
   it('applies the delivery defaults: no SMSC (simulator), MELROSE_SMPP, one worker', () => {
     expect(loadConfig({ PORT: '9000' }).delivery).toEqual({
       smpp: undefined,
+      vonage: undefined,
+      vonageSignature: undefined,
+      worldSpecial: undefined,
+      worldSpecialToken: null,
+      providerTimeoutMs: 10_000,
+      statusCallbackAllowPrivate: false,
       defaultMethod: 'MELROSE_SMPP',
       publicUrl: 'http://127.0.0.1:9000',
       workers: 1,
@@ -120,6 +132,50 @@ describe('loadConfig', () => {
       window: 10,
       maxTps: null,
     });
+  });
+
+  it('takes the HTTP providers: Vonage with its default base URL and md5hash, the gateway with its token', () => {
+    const delivery = loadConfig({
+      VONAGE_API_KEY: 'key',
+      VONAGE_API_SECRET: 'secret',
+      VONAGE_SIGNATURE_SECRET: 'sig-secret',
+      WORLD_SPECIAL_URL: 'https://gw.example.test/send',
+      WORLD_SPECIAL_TOKEN: 'tok',
+      STATUS_CALLBACK_ALLOW_PRIVATE: 'true',
+    }).delivery;
+    expect(delivery).toMatchObject({
+      vonage: {
+        apiKey: 'key',
+        apiSecret: 'secret',
+        baseUrl: 'https://rest.nexmo.com',
+      },
+      vonageSignature: { secret: 'sig-secret', method: 'md5hash' },
+      worldSpecial: { url: 'https://gw.example.test/send', token: 'tok' },
+      worldSpecialToken: 'tok',
+      statusCallbackAllowPrivate: true,
+    });
+    expect(
+      loadConfig({
+        VONAGE_SIGNATURE_SECRET: 's',
+        VONAGE_SIGNATURE_METHOD: 'sha256',
+      }).delivery.vonageSignature,
+    ).toEqual({ secret: 's', method: 'sha256' });
+    expect(() => loadConfig({ VONAGE_API_KEY: 'key' })).toThrow(
+      /VONAGE_API_KEY and VONAGE_API_SECRET must be set together/,
+    );
+    expect(() =>
+      loadConfig({ WORLD_SPECIAL_URL: 'https://gw.example.test' }),
+    ).toThrow(/WORLD_SPECIAL_URL needs WORLD_SPECIAL_TOKEN/);
+    for (const [name, value] of [
+      ['VONAGE_BASE_URL', 'ftp://x'],
+      ['VONAGE_SIGNATURE_METHOD', 'crc32'],
+      ['WORLD_SPECIAL_URL', 'not a url'],
+      ['STATUS_CALLBACK_ALLOW_PRIVATE', 'yes'],
+    ]) {
+      expect(() => loadConfig({ [name!]: value }), name).toThrow(
+        new RegExp(`${name}:`),
+      );
+    }
   });
 
   it('refuses bad delivery settings, and DELIVERY_WORKERS=0 on the embedded database', () => {

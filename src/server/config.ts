@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { DELIVERY_METHODS, type DeliveryMethod } from '../shared/limits.ts';
 import { parseDecimal } from '../shared/money.ts';
 import { isValidSender, SENDER_RULE_MESSAGE } from '../shared/sms.ts';
+import {
+  VONAGE_SIGNATURE_METHODS,
+  type VonageSignatureMethod,
+} from './delivery/vonage/connector.ts';
 
 /** A duration in milliseconds, as a whole number from `min` on. */
 const milliseconds = (fallback: number, min = 1) =>
@@ -78,6 +82,26 @@ const EnvSchema = z.object({
     .min(0)
     .max(64)
     .default(1),
+  VONAGE_API_KEY: z.string().min(1).optional(),
+  VONAGE_API_SECRET: z.string().min(1).optional(),
+  VONAGE_BASE_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .default('https://rest.nexmo.com'),
+  VONAGE_SIGNATURE_SECRET: z.string().min(1).optional(),
+  VONAGE_SIGNATURE_METHOD: z.enum(VONAGE_SIGNATURE_METHODS).default('md5hash'),
+  WORLD_SPECIAL_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .optional(),
+  WORLD_SPECIAL_TOKEN: z.string().min(1).optional(),
+  // Not in the contract: how long one HTTP request to Vonage or the gateway may take.
+  PROVIDER_TIMEOUT_MS: milliseconds(10_000),
+  STATUS_CALLBACK_ALLOW_PRIVATE: z
+    .stringbool({
+      truthy: ['true'],
+      falsy: ['false'],
+      error: 'must be true or false',
+    })
+    .default(false),
 });
 
 export interface Config {
@@ -132,6 +156,19 @@ export interface DeliveryConfig {
         maxTps: number | null;
       }
     | undefined;
+  /** VONAGE_SMS through Vonage's SMS API; undefined (no VONAGE_API_KEY): the simulator. */
+  vonage: { apiKey: string; apiSecret: string; baseUrl: string } | undefined;
+  /** When set, Vonage receipts without a valid `sig` are refused (401). */
+  vonageSignature:
+    { secret: string; method: VonageSignatureMethod } | undefined;
+  /** WORLD_SPECIAL, the generic HTTP gateway; undefined (no WORLD_SPECIAL_URL): the simulator. */
+  worldSpecial: { url: string; token: string } | undefined;
+  /** The bearer token the gateway's receipts must carry (null: every receipt is refused). */
+  worldSpecialToken: string | null;
+  /** Per HTTP request to Vonage or the gateway. */
+  providerTimeoutMs: number;
+  /** Status callbacks may go to loopback and private addresses (tests only). */
+  statusCallbackAllowPrivate: boolean;
   defaultMethod: DeliveryMethod;
   /** Where providers and browsers reach this server, without a trailing slash. */
   publicUrl: string;
@@ -168,6 +205,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new Error(
       'Invalid configuration:\n  DELIVERY_WORKERS: 0 (accept only) needs DATABASE_URL: ' +
         'on the embedded database no other process can deliver the messages',
+    );
+  }
+  if (Boolean(e.VONAGE_API_KEY) !== Boolean(e.VONAGE_API_SECRET)) {
+    throw new Error(
+      'Invalid configuration:\n  VONAGE_API_KEY and VONAGE_API_SECRET must be set together',
+    );
+  }
+  // The token authenticates both ways: without it the gateway's receipts could not be trusted.
+  if (e.WORLD_SPECIAL_URL && !e.WORLD_SPECIAL_TOKEN) {
+    throw new Error(
+      'Invalid configuration:\n  WORLD_SPECIAL_URL needs WORLD_SPECIAL_TOKEN',
     );
   }
   return {
@@ -209,6 +257,27 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             maxTps: e.SMPP_MAX_TPS ?? null,
           }
         : undefined,
+      vonage:
+        e.VONAGE_API_KEY && e.VONAGE_API_SECRET
+          ? {
+              apiKey: e.VONAGE_API_KEY,
+              apiSecret: e.VONAGE_API_SECRET,
+              baseUrl: e.VONAGE_BASE_URL.replace(/\/+$/, ''),
+            }
+          : undefined,
+      vonageSignature: e.VONAGE_SIGNATURE_SECRET
+        ? {
+            secret: e.VONAGE_SIGNATURE_SECRET,
+            method: e.VONAGE_SIGNATURE_METHOD,
+          }
+        : undefined,
+      worldSpecial:
+        e.WORLD_SPECIAL_URL && e.WORLD_SPECIAL_TOKEN
+          ? { url: e.WORLD_SPECIAL_URL, token: e.WORLD_SPECIAL_TOKEN }
+          : undefined,
+      worldSpecialToken: e.WORLD_SPECIAL_TOKEN ?? null,
+      providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
+      statusCallbackAllowPrivate: e.STATUS_CALLBACK_ALLOW_PRIVATE,
       defaultMethod: e.DEFAULT_DELIVERY_METHOD,
       publicUrl: (
         e.PUBLIC_URL ??

@@ -4,6 +4,7 @@ import type { Principal } from './auth/principal.ts';
 import { SecretUsage } from './auth/secret-usage.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import { ReceiptInbox } from './delivery/receipt-inbox.ts';
 import { Waker } from './delivery/waker.ts';
 
 /** What route plugins and services are built from: created once by buildApp. */
@@ -20,6 +21,8 @@ export interface Deps {
   secretUsage: SecretUsage;
   /** Told after each accepted send, so this node's delivery workers fetch at once. */
   deliveryWake: Waker;
+  /** Where the providers' webhooks hand receipts (this node's workers, or straight to SQL). */
+  deliveryReceipts: ReceiptInbox;
 }
 
 interface WarnLog {
@@ -37,5 +40,6 @@ export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
       log?.warn({ err }, 'recording when a client secret was used failed'),
     ),
     deliveryWake: new Waker(),
+    deliveryReceipts: new ReceiptInbox(db),
   };
 }

@@ -22,6 +22,7 @@ import { adminRolesRoutes } from './features/roles/routes.ts';
 import { routeSplitsRoutes } from './features/route-splits/routes.ts';
 import { adminUsersRoutes } from './features/users/admin-routes.ts';
 import { meRoutes, registerRoutes } from './features/users/routes.ts';
+import { webhooksRoutes } from './features/webhooks/routes.ts';
 
 /**
  * Every /api route, by scope: the scope a route is registered in decides who may call it
@@ -33,6 +34,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
       publicScope(scope);
       await scope.register(operationsRoutes(deps));
       await scope.register(registerRoutes(deps));
+      await scope.register(webhooksRoutes(deps));
     });
 
     await api.register(async (scope) => {

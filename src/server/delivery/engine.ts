@@ -11,11 +11,16 @@ import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { DeliveryConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { GroupCommit } from '../db/group-commit.ts';
-import { DELIVERY_QUEUE, startQueue } from './queue.ts';
+import { startCallbackWorker } from './callbacks/worker.ts';
+import type { HttpConnector } from './http/submitter.ts';
+import { CALLBACK_QUEUE, DELIVERY_QUEUE, startQueue } from './queue.ts';
+import type { ReceiptInbox } from './receipt-inbox.ts';
 import * as repo from './repo.ts';
 import { routeFor } from './routing.ts';
 import { createSimulator } from './simulator.ts';
 import { createSmppConnector } from './smpp/connector.ts';
+import { createVonageConnector } from './vonage/connector.ts';
+import { createWorldSpecialConnector } from './world-special/connector.ts';
 import type {
   Connector,
   DeliveryLogger,
@@ -23,6 +28,10 @@ import type {
   Receipt,
 } from './types.ts';
 import type { Waker } from './waker.ts';
+import {
+  VONAGE_RECEIPT_PATH,
+  WORLD_SPECIAL_RECEIPT_PATH,
+} from './webhook-paths.ts';
 import { DELIVERY_METHODS } from '../../shared/limits.ts';
 
 /** Submits of one message on one method that failed transiently before it fails over. */
@@ -35,6 +44,8 @@ export const MAX_TRIES_PER_METHOD = 3;
  * latency (about 150/s on PostgreSQL here).
  */
 export const UNRECORDED_PER_WINDOW_SLOT = 10;
+/** Requests in flight at once to one HTTP provider (Vonage, the gateway). */
+const HTTP_CONCURRENCY = 10;
 /** Jobs fetched at once by a worker. */
 const BATCH_SIZE = 100;
 
@@ -44,6 +55,8 @@ export interface DeliveryOptions {
   db: Db;
   logger: DeliveryLogger;
   wake: Waker;
+  /** Where this node's webhook routes hand receipts; attached to the connectors while running. */
+  receipts?: ReceiptInbox;
   /** Tests: the simulator's delay before its DELIVERED receipt (default 200 ms). */
   simulatorDelayMs?: number;
   /** Tests: first retry delay in seconds (default 1). */
@@ -61,6 +74,8 @@ export interface Delivery {
 
 interface ConnectorEntry {
   connector: Connector;
+  /** The HTTP providers' connector again, for receipts that arrive at their webhooks. */
+  http: HttpConnector | null;
   simulated: boolean;
   /** Submitted and not yet recorded (UNRECORDED_PER_WINDOW_SLOT); unbounded for the simulator. */
   slots: Slots | null;
@@ -109,13 +124,42 @@ function connectorsFor(
           // (retry) before the queue thinks its worker died.
           pendingTimeoutMs: 30_000,
         }),
+        http: null,
         simulated: false,
         slots: new Slots(smpp.window * UNRECORDED_PER_WINDOW_SLOT),
       });
+    } else if (method === 'VONAGE_SMS' && config.vonage) {
+      const connector = createVonageConnector({
+        ...config.vonage,
+        callbackUrl: `${config.publicUrl}${VONAGE_RECEIPT_PATH}`,
+        timeoutMs: config.providerTimeoutMs,
+        concurrency: HTTP_CONCURRENCY,
+        logger,
+      });
+      entries.set(method, {
+        connector,
+        http: connector,
+        simulated: false,
+        slots: new Slots(HTTP_CONCURRENCY * UNRECORDED_PER_WINDOW_SLOT),
+      });
+    } else if (method === 'WORLD_SPECIAL' && config.worldSpecial) {
+      const connector = createWorldSpecialConnector({
+        ...config.worldSpecial,
+        statusUrl: `${config.publicUrl}${WORLD_SPECIAL_RECEIPT_PATH}`,
+        timeoutMs: config.providerTimeoutMs,
+        concurrency: HTTP_CONCURRENCY,
+        logger,
+      });
+      entries.set(method, {
+        connector,
+        http: connector,
+        simulated: false,
+        slots: new Slots(HTTP_CONCURRENCY * UNRECORDED_PER_WINDOW_SLOT),
+      });
     } else {
-      // VONAGE_SMS and WORLD_SPECIAL get their connectors in a later issue.
       entries.set(method, {
         connector: createSimulator(method, options.simulatorDelayMs),
+        http: null,
         simulated: true,
         slots: null,
       });
@@ -168,6 +212,13 @@ export async function startDelivery(
       writer.push({ receipt: { method, ...receipt } }),
     );
   }
+  // Webhook receipts: through the provider's connector to the same writer; a method that is
+  // simulated on this node still records what its webhook got (another node may send on it).
+  options.receipts?.attach(async (method, receipt) => {
+    const http = connectors.get(method)?.http;
+    if (http) await http.deliverReceipt(receipt);
+    else await writer.push({ receipt: { method, ...receipt } });
+  });
   let stopping = false;
 
   async function deliver(
@@ -283,6 +334,12 @@ export async function startDelivery(
   options.wake.listen(() => {
     for (const id of workIds) boss.notifyWorker(id);
   });
+  await startCallbackWorker({
+    boss,
+    db,
+    logger,
+    allowPrivate: config.statusCallbackAllowPrivate,
+  });
 
   // Expired idempotency keys and never-claimed receipts only take space.
   const housekeeping = setInterval(
@@ -300,7 +357,9 @@ export async function startDelivery(
       stopping = true;
       clearInterval(housekeeping);
       options.wake.listen(null);
+      options.receipts?.attach(null);
       await boss.offWork(DELIVERY_QUEUE, { wait: false });
+      await boss.offWork(CALLBACK_QUEUE, { wait: false });
       // Pending submits resolve as 'retry' (their jobs run again after a restart); the
       // simulator reports the receipts it still owes.
       await Promise.all(

@@ -4,6 +4,8 @@ import type { DeliveryLogger } from './types.ts';
 
 /** The queue of delivery jobs; migrations/003-delivery.sql inserts into it by this name. */
 export const DELIVERY_QUEUE = 'sms-delivery';
+/** The queue of status callbacks; migrations/006-status-callbacks.sql inserts into it. */
+export const CALLBACK_QUEUE = 'status-callback';
 
 /**
  * Per-job retry budget of pg-boss. The worker decides itself when a method is exhausted (see
@@ -79,6 +81,22 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     await boss.updateQueue(DELIVERY_QUEUE, settings);
   } else {
     await boss.createQueue(DELIVERY_QUEUE, settings);
+  }
+  // Status callbacks: a job is one try (its worker queues the next one on a failure); the
+  // queue's own retries only cover a worker that died or a database error.
+  const callbackSettings = {
+    retryLimit: 5,
+    retryDelay: 15,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    // A try takes at most the 10 s answer timeout and a DNS lookup.
+    expireInSeconds: 60,
+    deleteAfterSeconds: 3600,
+  };
+  if (await boss.getQueue(CALLBACK_QUEUE)) {
+    await boss.updateQueue(CALLBACK_QUEUE, callbackSettings);
+  } else {
+    await boss.createQueue(CALLBACK_QUEUE, callbackSettings);
   }
   return boss;
 }

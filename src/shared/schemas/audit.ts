@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'client.renamed',
   'client.deleted',
   'client.secret_reset',
+  'client.status_callback_changed',
   'auth.throttled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -35,8 +35,43 @@ export const ClientListSchema = ListMetaSchema.extend({
 });
 export type ClientList = z.infer<typeof ClientListSchema>;
 
+/**
+ * Where the client's message state changes are POSTed (CONTRACT.md "Status callbacks"); the
+ * owner only sees it with its signing key. Admin answers and API-client credentials never do.
+ */
+export const OwnClientSchema = ClientSchema.extend({
+  statusCallbackUrl: z.string().nullable(),
+  /** Null until a callback URL is set first; kept when the URL changes or is removed. */
+  statusCallbackSigningKey: z.string().nullable(),
+}).meta({ id: 'OwnClient' });
+export type OwnClient = z.infer<typeof OwnClientSchema>;
+
+/** An http(s) URL, or null (or an empty field) to stop the callbacks. */
+export const StatusCallbackUrlSchema = z
+  .string('Status callback URL must be a string or null')
+  .trim()
+  .max(2048, 'Status callback URL is too long')
+  .refine(
+    (value) =>
+      value === '' || (/^https?:\/\//i.test(value) && URL.canParse(value)),
+    'Status callback URL must be an http or https URL',
+  )
+  .transform((value) => (value === '' ? null : value))
+  .nullable();
+
 export const CreateClientSchema = z.object({ name: ClientNameSchema });
 export const UpdateClientSchema = z.object({ name: ClientNameSchema });
+/** The owner's PUT: a new name, a status callback URL, or both. */
+export const UpdateOwnClientSchema = z
+  .object({
+    name: ClientNameSchema.optional(),
+    statusCallbackUrl: StatusCallbackUrlSchema.optional(),
+  })
+  .refine(
+    (body) => body.name !== undefined || body.statusCallbackUrl !== undefined,
+    'Give a name or a statusCallbackUrl',
+  );
+export type UpdateOwnClientInput = z.infer<typeof UpdateOwnClientSchema>;
 export const AdminCreateClientSchema = z.object({
   userId: IdSchema,
   name: ClientNameSchema,
@@ -71,3 +106,16 @@ export const ClientKeyUsageSchema = ClientSchema.pick({
   secretLastUsedAt: true,
 });
 export type ClientKeyUsage = z.infer<typeof ClientKeyUsageSchema>;
+
+/** The answer of "Send test event": what the receiver did with one signed test event. */
+export const StatusCallbackTestSchema = z
+  .object({
+    /** A 2xx answer. */
+    ok: z.boolean(),
+    /** The receiver's HTTP status; null when it did not answer or the target was refused. */
+    status: z.number().int().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number().int(),
+  })
+  .meta({ id: 'StatusCallbackTest' });
+export type StatusCallbackTest = z.infer<typeof StatusCallbackTestSchema>;

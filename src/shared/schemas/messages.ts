@@ -118,8 +118,26 @@ export const MessageAttemptSchema = z
   .meta({ id: 'MessageAttempt' });
 export type MessageAttempt = z.infer<typeof MessageAttemptSchema>;
 
+/** One try to POST a state change to the client's status callback URL. */
+export const MessageCallbackSchema = z
+  .object({
+    /** The state the event announced. */
+    state: z.string(),
+    /** 1 for the first try of that event, then each retry. */
+    attempt: z.number().int(),
+    /** The receiver's HTTP status; null when it did not answer (or was refused). */
+    status: z.number().int().nullable(),
+    /** Null for a 2xx answer. */
+    error: z.string().nullable(),
+    dateCreated: TimestampSchema,
+  })
+  .meta({ id: 'MessageCallback' });
+export type MessageCallback = z.infer<typeof MessageCallbackSchema>;
+
 export const MessageDetailSchema = MessageSchema.extend({
   attempts: z.array(MessageAttemptSchema),
+  /** Status callback attempts, oldest first (empty for a client without a callback URL). */
+  callbacks: z.array(MessageCallbackSchema),
 }).meta({ id: 'MessageDetail' });
 export type MessageDetail = z.infer<typeof MessageDetailSchema>;
 

@@ -52,6 +52,20 @@ export const RouteSplitQuerySchema = z.object({
   clientId: IdSchema.optional(),
 });
 
+/**
+ * A split in the list, with what it was meant to carry and what it did: `configuredShare` is
+ * its weight over the client's weights > 0 (0 for a drained split); `messages24h` the client's
+ * messages of the last 24 hours whose delivery method is this split's (after failover: the
+ * method that carried it), and `realisedShare` their share of all the client's routed messages
+ * of those 24 hours (null when there were none). Fractions from 0 to 1, to 4 decimals.
+ */
+export const RouteSplitWithShareSchema = RouteSplitSchema.extend({
+  configuredShare: z.number(),
+  realisedShare: z.number().nullable(),
+  messages24h: z.number().int(),
+}).meta({ id: 'RouteSplitWithShare' });
+export type RouteSplitWithShare = z.infer<typeof RouteSplitWithShareSchema>;
+
 export const RouteSplitListSchema = ListMetaSchema.extend({
-  routes: z.array(RouteSplitSchema),
+  routes: z.array(RouteSplitWithShareSchema),
 });

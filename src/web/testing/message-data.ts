@@ -45,7 +45,7 @@ export function makeMessages(count: number, from = 0): LoggedMessage[] {
 export function makeMessageDetail(
   overrides: Partial<MessageDetail> = {},
 ): MessageDetail {
-  return { ...makeMessage(), attempts: [], ...overrides };
+  return { ...makeMessage(), attempts: [], callbacks: [], ...overrides };
 }
 
 /** The list answer of `GET …/messages` for one page. */

@@ -1,4 +1,4 @@
-import type { Client } from '../../../shared/schemas/clients.ts';
+import type { Client, OwnClient } from '../../../shared/schemas/clients.ts';
 import type { Queryable } from '../../db/client.ts';
 import { selectPage } from '../../db/paging.ts';
 import { asId, containsPattern } from '../../db/search.ts';
@@ -166,4 +166,47 @@ export async function deleteClient(
     [id, userId],
   );
   return row && toClient(row);
+}
+
+/** The owner's view: the client with its status callback URL and signing key. */
+export async function findOwnClient(
+  q: Queryable,
+  id: string,
+  userId: string,
+  forUpdate = false,
+): Promise<OwnClient | undefined> {
+  const [row] = await q.query<
+    ClientRow & {
+      status_callback_url: string | null;
+      status_callback_signing_key: string | null;
+    }
+  >(
+    `SELECT ${COLUMNS}, status_callback_url, status_callback_signing_key
+     FROM clients WHERE id = $1 AND user_id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+    [id, userId],
+  );
+  return (
+    row && {
+      ...toClient(row),
+      statusCallbackUrl: row.status_callback_url,
+      statusCallbackSigningKey: row.status_callback_signing_key,
+    }
+  );
+}
+
+/** Sets (or with null removes) the callback URL; the key is set only when it has none yet. */
+export async function setStatusCallback(
+  q: Queryable,
+  id: string,
+  url: string | null,
+  newKey: string,
+): Promise<void> {
+  await q.query(
+    `UPDATE clients SET status_callback_url = $2,
+       status_callback_signing_key = COALESCE(status_callback_signing_key,
+                                              CASE WHEN $2::text IS NULL THEN NULL ELSE $3 END),
+       date_updated = now()
+     WHERE id = $1`,
+    [id, url, newKey],
+  );
 }

@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';
 import {
   ClientListSchema,
-  ClientSchema,
   ClientWithSecretSchema,
   CreateClientSchema,
+  OwnClientSchema,
   ResetSecretSchema,
-  UpdateClientSchema,
+  StatusCallbackTestSchema,
+  UpdateOwnClientSchema,
 } from '../../../shared/schemas/clients.ts';
 import {
   IdParamsSchema,
@@ -72,16 +73,17 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Get one of my clients',
+          summary:
+            'Get one of my clients, with its status callback URL and signing key',
           params: IdParamsSchema,
           response: {
-            200: ClientSchema,
+            200: OwnClientSchema,
             ...errorResponses(400, 401, 403, 404),
           },
         },
       },
       async (request) => {
-        return service.getClient(
+        return service.getOwnClient(
           deps,
           request.params.id,
           userOf(request).user.id,
@@ -94,22 +96,27 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Rename one of my clients',
+          summary:
+            'Rename one of my clients and/or set its status callback URL (null removes it)',
+          description:
+            'statusCallbackUrl: an http(s) URL that gets every state change of the ' +
+            "client's messages, signed with statusCallbackSigningKey (X-Signature). Loopback, " +
+            'link-local and private targets, and names resolving to them, are refused.',
           params: IdParamsSchema,
-          body: UpdateClientSchema,
+          body: UpdateOwnClientSchema,
           response: {
-            200: ClientSchema,
+            200: OwnClientSchema,
             ...errorResponses(400, 401, 403, 404),
           },
         },
       },
       async (request) => {
-        return service.renameClient(
+        return service.updateOwnClient(
           deps,
           actorOf(request),
           request.params.id,
-          request.body.name,
           userOf(request).user.id,
+          request.body,
         );
       },
     );
@@ -136,6 +143,31 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         );
         return reply.code(204).send();
       },
+    );
+
+    app.post(
+      '/clients/:id/statusCallback/test',
+      {
+        schema: {
+          tags,
+          summary:
+            'Send a signed test event to the status callback URL now, and show the answer',
+          description:
+            'The event has the contract format with messageId 00000000-0000-0000-0000-000000000000 ' +
+            'and state DELIVERED; it is not retried.',
+          params: IdParamsSchema,
+          response: {
+            200: StatusCallbackTestSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.sendTestCallback(
+          deps,
+          request.params.id,
+          userOf(request).user.id,
+        ),
     );
 
     app.post(

@@ -2,15 +2,22 @@ import {
   MAX_CLIENTS_MESSAGE,
   MAX_CLIENTS_PER_USER,
 } from '../../../shared/limits.ts';
+import { randomBytes } from 'node:crypto';
 import type {
   Client,
   ClientWithSecret,
+  OwnClient,
+  StatusCallbackTest,
+  UpdateOwnClientInput,
 } from '../../../shared/schemas/clients.ts';
 import { generateSecret, hashSecret } from '../../auth/passwords.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { Actor } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { callbackBody } from '../../delivery/callbacks/body.ts';
+import { postCallback } from '../../delivery/callbacks/send.ts';
+import { resolveCallbackTarget } from '../../delivery/callbacks/target.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import * as repo from './repo.ts';
 
 /*
@@ -58,6 +65,112 @@ export async function getClient(
   const client = await repo.findClient(deps.db, clientId, ownerId);
   if (!client) throw notFound('Client');
   return client;
+}
+
+/** The owner's view of a client: with its status callback URL and signing key. */
+export async function getOwnClient(
+  deps: Deps,
+  clientId: string,
+  ownerId: string,
+): Promise<OwnClient> {
+  const client = await repo.findOwnClient(deps.db, clientId, ownerId);
+  if (!client) throw notFound('Client');
+  return client;
+}
+
+/**
+ * The owner's PUT: renames and/or sets the status callback URL. The URL is refused (400) when
+ * it, or any address its name resolves to now, is loopback, link-local or private (unless
+ * STATUS_CALLBACK_ALLOW_PRIVATE); the sender checks again at each send, against DNS rebinding.
+ * The signing key is made with the first URL and kept afterwards.
+ */
+export async function updateOwnClient(
+  deps: Deps,
+  actor: Actor,
+  clientId: string,
+  ownerId: string,
+  input: UpdateOwnClientInput,
+): Promise<OwnClient> {
+  const url = input.statusCallbackUrl;
+  if (url) {
+    const target = await resolveCallbackTarget(url, {
+      allowPrivate: deps.config.delivery.statusCallbackAllowPrivate,
+    });
+    if (!target.ok) throw badRequest(target.message);
+  }
+  return deps.db.transaction(async (tx) => {
+    const before = await repo.findOwnClient(tx, clientId, ownerId, true);
+    if (!before) throw notFound('Client');
+    if (input.name !== undefined && input.name !== before.name) {
+      await repo.renameClient(tx, clientId, input.name, ownerId);
+      await recordAudit(tx, {
+        action: 'client.renamed',
+        actor,
+        targetType: 'client',
+        targetId: clientId,
+        before: { name: before.name },
+        after: { name: input.name },
+      });
+    }
+    if (url !== undefined && url !== before.statusCallbackUrl) {
+      await repo.setStatusCallback(
+        tx,
+        clientId,
+        url,
+        `whsec_${randomBytes(32).toString('base64url')}`,
+      );
+      await recordAudit(tx, {
+        action: 'client.status_callback_changed',
+        actor,
+        targetType: 'client',
+        targetId: clientId,
+        before: { statusCallbackUrl: before.statusCallbackUrl },
+        after: { statusCallbackUrl: url },
+      });
+    }
+    const after = await repo.findOwnClient(tx, clientId, ownerId);
+    if (!after) throw notFound('Client');
+    return after;
+  });
+}
+
+/** The messageId of test events: no message has it, so a receiver can tell them apart. */
+export const TEST_EVENT_MESSAGE_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * "Send test event": one signed event in the contract's format, POSTed now (same target checks
+ * and timeout as real ones, no retry), and what the receiver answered. Changes nothing.
+ */
+export async function sendTestCallback(
+  deps: Deps,
+  clientId: string,
+  ownerId: string,
+): Promise<StatusCallbackTest> {
+  const client = await repo.findOwnClient(deps.db, clientId, ownerId);
+  if (!client) throw notFound('Client');
+  if (!client.statusCallbackUrl || !client.statusCallbackSigningKey) {
+    throw badRequest('Set a status callback URL first');
+  }
+  const result = await postCallback(
+    client.statusCallbackUrl,
+    callbackBody({
+      messageId: TEST_EVENT_MESSAGE_ID,
+      clientId,
+      reference: 'test',
+      state: 'DELIVERED',
+      deliveryMethod: null,
+      error: null,
+      dateUpdated: new Date(),
+    }),
+    client.statusCallbackSigningKey,
+    { allowPrivate: deps.config.delivery.statusCallbackAllowPrivate },
+  );
+  return {
+    ok: result.ok,
+    status: result.status ?? null,
+    error: result.ok ? null : (result.error ?? 'failed'),
+    durationMs: result.durationMs,
+  };
 }
 
 /** A customer's own clients, in the order they were made. */

@@ -3,6 +3,7 @@ import type {
   AttemptState,
   Message,
   MessageAttempt,
+  MessageCallback,
   MessageFilter,
   MessageState,
 } from '../../../shared/schemas/messages.ts';
@@ -262,7 +263,11 @@ export async function findMessage(
   q: Queryable,
   clientId: string,
   messageId: string,
-): Promise<{ message: Message; attempts: MessageAttempt[] } | null> {
+): Promise<{
+  message: Message;
+  attempts: MessageAttempt[];
+  callbacks: MessageCallback[];
+} | null> {
   const [row] = await q.query<MessageRow>(
     `SELECT ${COLUMNS} FROM messages WHERE id = $1 AND client_id = $2`,
     [messageId, clientId],
@@ -273,7 +278,25 @@ export async function findMessage(
      FROM message_attempts WHERE message_id = $1 ORDER BY id`,
     [messageId],
   );
+  const callbacks = await q.query<{
+    state: string;
+    attempt: number;
+    http_status: number | null;
+    error: string | null;
+    date_created: Date;
+  }>(
+    `SELECT state, attempt, http_status, error, date_created
+     FROM message_callbacks WHERE message_id = $1 ORDER BY id`,
+    [messageId],
+  );
   return {
+    callbacks: callbacks.map((c) => ({
+      state: c.state,
+      attempt: c.attempt,
+      status: c.http_status,
+      error: c.error,
+      dateCreated: c.date_created.toISOString(),
+    })),
     message: toMessage(row),
     attempts: attempts.map((a) => ({
       method: a.method,

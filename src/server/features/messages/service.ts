@@ -118,7 +118,11 @@ export async function getMessage(
   await checkClient(deps, clientId, ownerId);
   const found = await repo.findMessage(deps.db, clientId, messageId);
   if (!found) throw notFound('Message');
-  return { ...found.message, attempts: found.attempts };
+  return {
+    ...found.message,
+    attempts: found.attempts,
+    callbacks: found.callbacks,
+  };
 }
 
 export const CSV_COLUMNS = [

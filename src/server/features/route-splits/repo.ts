@@ -1,5 +1,8 @@
 import type { DeliveryMethod } from '../../../shared/limits.ts';
-import type { RouteSplit } from '../../../shared/schemas/route-splits.ts';
+import type {
+  RouteSplit,
+  RouteSplitWithShare,
+} from '../../../shared/schemas/route-splits.ts';
 import type { Queryable } from '../../db/client.ts';
 import { selectPage } from '../../db/paging.ts';
 
@@ -82,7 +85,7 @@ export async function listRouteSplits(
   q: Queryable,
   filter: { userId?: string | undefined; clientId?: string | undefined },
   page: { count: number; offset: number },
-): Promise<{ routes: RouteSplit[]; total: number }> {
+): Promise<{ routes: RouteSplitWithShare[]; total: number }> {
   const { items, total } = await selectPage(
     q,
     {
@@ -96,7 +99,59 @@ export async function listRouteSplits(
     page,
     toRouteSplit,
   );
-  return { routes: items, total };
+  return { routes: await withShares(q, items), total };
+}
+
+/**
+ * Configured and realised shares of a page of splits, computed by the database: the client's
+ * messages of the last 24 hours by delivery method (messages_client_idx serves the range).
+ */
+async function withShares(
+  q: Queryable,
+  splits: RouteSplit[],
+): Promise<RouteSplitWithShare[]> {
+  if (splits.length === 0) return [];
+  const rows = await q.query<{
+    id: string;
+    configured_share: string;
+    realised_share: string | null;
+    messages_24h: number;
+  }>(
+    `WITH s AS (SELECT id, client_id, delivery_method, weight FROM route_splits
+                WHERE id = ANY($1::uuid[])),
+     c AS (
+       SELECT client_id,
+              (SELECT sum(weight) FROM route_splits r
+               WHERE r.client_id = x.client_id AND r.weight > 0) AS weights,
+              (SELECT count(*) FROM messages m
+               WHERE m.client_id = x.client_id AND m.date_created > now() - interval '24 hours'
+                 AND m.delivery_method IS NOT NULL) AS routed
+       FROM (SELECT DISTINCT client_id FROM s) x
+     )
+     SELECT s.id,
+            CASE WHEN s.weight > 0 AND c.weights > 0
+                 THEN round(s.weight::numeric / c.weights, 4) ELSE 0 END AS configured_share,
+            CASE WHEN c.routed > 0 THEN round(n.n::numeric / c.routed, 4) END AS realised_share,
+            n.n AS messages_24h
+     FROM s JOIN c USING (client_id)
+     CROSS JOIN LATERAL (
+       SELECT count(*)::int AS n FROM messages m
+       WHERE m.client_id = s.client_id AND m.date_created > now() - interval '24 hours'
+         AND m.delivery_method = s.delivery_method
+     ) n`,
+    [splits.map((split) => split.id)],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return splits.map((split) => {
+    const row = byId.get(split.id);
+    return {
+      ...split,
+      configuredShare: Number(row?.configured_share ?? 0),
+      realisedShare:
+        row?.realised_share == null ? null : Number(row.realised_share),
+      messages24h: row?.messages_24h ?? 0,
+    };
+  });
 }
 
 /** Why a split could not be created: its user or its client does not exist (or neither). */

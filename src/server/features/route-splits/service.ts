@@ -1,5 +1,8 @@
 import type { DeliveryMethod } from '../../../shared/limits.ts';
-import type { RouteSplit } from '../../../shared/schemas/route-splits.ts';
+import type {
+  RouteSplit,
+  RouteSplitWithShare,
+} from '../../../shared/schemas/route-splits.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -40,7 +43,7 @@ export async function listRouteSplits(
   deps: Deps,
   filter: { userId?: string | undefined; clientId?: string | undefined },
   page: { count: number; offset: number },
-): Promise<{ routes: RouteSplit[]; total: number }> {
+): Promise<{ routes: RouteSplitWithShare[]; total: number }> {
   return repo.listRouteSplits(deps.db, filter, page);
 }
 

@@ -9,12 +9,22 @@ import { makeBalance, makeClient, makeUser } from '../../../testing/test-data';
 
 const client = makeClient({ name: 'Web shop' });
 const balance = makeBalance({ id: client.id, amount: 0 });
-const split = (id: string, deliveryMethod: string, weight: number) => ({
+const split = (
+  id: string,
+  deliveryMethod: string,
+  weight: number,
+  carried: { realisedShare: number | null; messages24h: number } = {
+    realisedShare: null,
+    messages24h: 0,
+  },
+) => ({
   id,
   userId: client.userId,
   clientId: client.id,
   deliveryMethod,
   weight,
+  configuredShare: 0,
+  ...carried,
 });
 const splitA = split('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'VONAGE_SMS', 10);
 const splitB = split(
@@ -41,7 +51,15 @@ function clientPageRoutes(routes = [splitA, splitB]): Record<string, Route> {
 
 describe('Admin client page', () => {
   it('shows the client, the balance id labelled Client ID, and each split with its share', async () => {
-    mockApi(clientPageRoutes());
+    mockApi(
+      clientPageRoutes([
+        splitA,
+        split(splitB.id, 'MELROSE_SMPP', 30, {
+          realisedShare: 0.7021,
+          messages24h: 702,
+        }),
+      ]),
+    );
     renderApp(`/admin/clients/${client.id}`, { loggedIn: true });
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Web shop' }),
@@ -52,9 +70,9 @@ describe('Admin client page', () => {
     expect(within(card).getByText('Client ID')).toBeInTheDocument();
     const rows = await screen.findAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
-      'Delivery methodWeightShare',
-      'VONAGE_SMS1025 %',
-      'MELROSE_SMPP3075 %',
+      'Delivery methodWeightShareCarried (24 h)',
+      'VONAGE_SMS1025 %—',
+      'MELROSE_SMPP3075 %70.2 % (702)',
     ]);
   });
 

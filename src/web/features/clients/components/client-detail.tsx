@@ -22,6 +22,7 @@ import {
 } from '../../../lib/format';
 import { ClientNameForm } from './client-name-form';
 import { ClientSecret } from './client-secret';
+import { StatusCallbackSection } from './status-callback-section';
 
 const RESET_SECRET_QUESTION =
   'Are you sure you want to reset the secret? The existing secret will no longer be usable';
@@ -67,6 +68,7 @@ export function ClientDetail({
   return (
     <div className="stack">
       <ClientNameCard client={client.data} />
+      <StatusCallbackSection client={client.data} />
       <ResetSecretSection client={client.data} />
       <DeleteClientSection client={client.data} onDeleted={onDeleted} />
     </div>

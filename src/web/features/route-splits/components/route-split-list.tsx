@@ -1,5 +1,8 @@
 import type { Client } from '../../../../shared/schemas/clients';
-import type { RouteSplit } from '../../../../shared/schemas/route-splits';
+import type {
+  RouteSplit,
+  RouteSplitWithShare,
+} from '../../../../shared/schemas/route-splits';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { usePanel } from '../../../components/ui/side-panel';
@@ -13,7 +16,8 @@ import './route-splits.css';
 
 /**
  * A client's Route Splits (spec §2): New Route Split, and a click on a split opens it to
- * edit or delete. Each split shows its share of the client's traffic.
+ * edit or delete. Each split shows its configured share of the client's traffic and the share
+ * of the client's messages it really carried over the last 24 hours (counted by the server).
  */
 export function RouteSplitList({ client }: { client: Client }) {
   const splits = useRouteSplits(client.id);
@@ -62,7 +66,7 @@ function SplitTable({
   splits,
   onOpen,
 }: {
-  splits: RouteSplit[];
+  splits: RouteSplitWithShare[];
   onOpen: (split: RouteSplit) => void;
 }) {
   const shares = trafficShares(splits);
@@ -78,6 +82,9 @@ function SplitTable({
             </th>
             <th scope="col" className="numeric">
               Share
+            </th>
+            <th scope="col" className="numeric">
+              Carried (24 h)
             </th>
           </tr>
         </thead>
@@ -97,10 +104,23 @@ function SplitTable({
               </td>
               <td className="numeric tabular">{split.weight}</td>
               <td className="numeric tabular">{shares.get(split.id)}</td>
+              <td
+                className="numeric tabular"
+                title={`${split.messages24h ?? 0} messages in the last 24 hours`}
+              >
+                {carried(split)}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+/** '70.2 % (702)', or '—' before the client sent anything in the last 24 hours. */
+function carried(split: RouteSplitWithShare): string {
+  if (split.realisedShare == null) return '—';
+  const percent = (Math.round(split.realisedShare * 1000) / 10).toString();
+  return `${percent} % (${split.messages24h})`;
 }

@@ -1,0 +1,64 @@
+/**
+ * Delivery receipts of the HTTP providers: check who sent them, read them, and hand them to
+ * the delivery's receipt path (which keeps final states final and waits for ids it does not
+ * know yet). A receipt is acknowledged (2xx) only once stored, so a failure makes the provider
+ * send it again.
+ */
+import type { Deps } from '../../deps.ts';
+import {
+  parseVonageReceipt,
+  verifyVonageSignature,
+  vonageFields,
+} from '../../delivery/vonage/connector.ts';
+import {
+  bearerMatches,
+  parseWorldSpecialReceipt,
+} from '../../delivery/world-special/connector.ts';
+import { badRequest, unauthorized } from '../../errors.ts';
+
+export type ReceiptAnswer =
+  | { taken: true }
+  /** Understood, but not a final word (Vonage's accepted/buffered): nothing to store. */
+  | { taken: false; reason: string };
+
+/** Vonage: the fields of the query string and of the form or JSON body, together. */
+export async function vonageReceipt(
+  deps: Deps,
+  query: unknown,
+  body: unknown,
+): Promise<ReceiptAnswer> {
+  const fields = vonageFields(query, body);
+  const signature = deps.config.delivery.vonageSignature;
+  if (
+    signature &&
+    !verifyVonageSignature(fields, signature.secret, signature.method)
+  ) {
+    throw unauthorized('Missing or invalid Vonage signature');
+  }
+  const parsed = parseVonageReceipt(fields);
+  if ('ignore' in parsed) {
+    // Statuses that are not final yet are Vonage's to send; anything else is not a receipt.
+    if (parsed.ignore.startsWith('non-final')) {
+      return { taken: false, reason: parsed.ignore };
+    }
+    throw badRequest(`Invalid Vonage receipt: ${parsed.ignore}`);
+  }
+  await deps.deliveryReceipts.deliver('VONAGE_SMS', parsed);
+  return { taken: true };
+}
+
+/** The generic gateway: POST JSON with the same bearer token as our submits. */
+export async function worldSpecialReceipt(
+  deps: Deps,
+  authorization: string | undefined,
+  body: unknown,
+): Promise<ReceiptAnswer> {
+  const token = deps.config.delivery.worldSpecialToken;
+  if (!token || !bearerMatches(authorization, token)) {
+    throw unauthorized('Missing or invalid bearer token');
+  }
+  const parsed = parseWorldSpecialReceipt(body);
+  if ('error' in parsed) throw badRequest(parsed.error);
+  await deps.deliveryReceipts.deliver('WORLD_SPECIAL', parsed.receipt);
+  return { taken: true };
+}

@@ -1,0 +1,119 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import {
+  StatusCallbackUrlSchema,
+  type Client,
+  type OwnClient,
+} from '../../../../shared/schemas/clients';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { useToast } from '../../../components/ui/toaster';
+import { errorText } from '../../../lib/api-error';
+import {
+  useSendTestEvent,
+  useSetStatusCallbackUrl,
+} from '../api/status-callback';
+import { CopyButton } from './copy-button';
+import './clients.css';
+
+const FormSchema = z.object({ statusCallbackUrl: StatusCallbackUrlSchema });
+
+/**
+ * The client's status callback: the URL that hears every state change of its messages, the
+ * key that signs them (X-Signature), and "Send test event" to try the receiver now.
+ */
+export function StatusCallbackSection({
+  client,
+}: {
+  client: Client & Partial<OwnClient>;
+}) {
+  const toast = useToast();
+  const save = useSetStatusCallbackUrl();
+  const test = useSendTestEvent();
+  const url = client.statusCallbackUrl ?? null;
+  const key = client.statusCallbackSigningKey ?? null;
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<z.input<typeof FormSchema>, unknown, z.output<typeof FormSchema>>(
+    {
+      resolver: zodResolver(FormSchema),
+      values: { statusCallbackUrl: url ?? '' },
+    },
+  );
+
+  const onSubmit = handleSubmit(({ statusCallbackUrl }) => {
+    test.reset();
+    save.mutate(
+      { clientId: client.id, statusCallbackUrl },
+      {
+        onSuccess: () =>
+          toast.show('The status callback URL has been saved', {
+            tone: 'success',
+          }),
+      },
+    );
+  });
+
+  return (
+    <section className="card stack-sm" aria-labelledby="status-callback-title">
+      <h2 id="status-callback-title" className="section-title">
+        Status Callback
+      </h2>
+      <p className="muted">
+        Every state change of this client&apos;s messages is sent to this URL as
+        a signed POST. Leave it empty to stop.
+      </p>
+      {save.error ? <Alert tone="danger">{errorText(save.error)}</Alert> : null}
+      <form className="stack-sm" onSubmit={onSubmit} noValidate>
+        <Field
+          label="Status callback URL"
+          error={errors.statusCallbackUrl?.message ?? ''}
+          inputProps={{
+            ...register('statusCallbackUrl'),
+            type: 'url',
+            placeholder: 'https://example.com/sms-status',
+            autoComplete: 'off',
+          }}
+        />
+        <div className="form-actions-inline">
+          <Button type="submit" variant="primary" pending={save.isPending}>
+            Save
+          </Button>
+          {url ? (
+            <Button
+              pending={test.isPending}
+              onClick={() => test.mutate(client.id)}
+            >
+              Send test event
+            </Button>
+          ) : null}
+        </div>
+      </form>
+      {key ? (
+        <div className="stack-sm">
+          <span className="field-label" id="signing-key-label">
+            Signing key
+          </span>
+          <div className="form-actions-inline">
+            <code className="signing-key" aria-labelledby="signing-key-label">
+              {key}
+            </code>
+            <CopyButton value={key} label="Copy signing key" />
+          </div>
+        </div>
+      ) : null}
+      {test.error ? <Alert tone="danger">{errorText(test.error)}</Alert> : null}
+      {test.data ? (
+        <Alert tone={test.data.ok ? 'success' : 'danger'} role="status">
+          {test.data.ok
+            ? `The receiver answered HTTP ${test.data.status} in ${test.data.durationMs} ms.`
+            : `The test event was not taken: ${test.data.error}`}
+        </Alert>
+      ) : null}
+    </section>
+  );
+}

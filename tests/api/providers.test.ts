@@ -1,0 +1,404 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForMessage } from '../support/delivery.ts';
+import { registerUser } from '../support/http.ts';
+import { startServer, type TestServer } from '../support/start-server.ts';
+import {
+  sendVonageReceipt,
+  startVonage,
+  vonageReceiptFields,
+  type TestVonage,
+} from '../support/vonage-server.ts';
+import {
+  sendGatewayReceipt,
+  startWorldSpecialGateway,
+  type TestGateway,
+} from '../support/world-special-server.ts';
+import { adminHttp, createClient, giveCredit } from './fixtures.ts';
+
+/**
+ * The HTTP providers wired into delivery: VONAGE_SMS against a local server speaking Vonage's
+ * SMS API, WORLD_SPECIAL against a local generic gateway, their receipts through the public
+ * webhooks, seen through the message log.
+ */
+const PUBLIC_URL = 'https://console.example.test';
+const SIGNATURE = {
+  secret: 'vonage-signature-secret',
+  method: 'sha256',
+} as const;
+const TOKEN = 'gateway-token';
+
+let vonage: TestVonage;
+let gateway: TestGateway;
+let server: TestServer;
+
+beforeAll(async () => {
+  vonage = await startVonage({ apiKey: 'key-1', apiSecret: 'secret-1' });
+  gateway = await startWorldSpecialGateway({ token: TOKEN });
+  server = await startServer({
+    VONAGE_API_KEY: 'key-1',
+    VONAGE_API_SECRET: 'secret-1',
+    VONAGE_BASE_URL: vonage.baseUrl,
+    VONAGE_SIGNATURE_SECRET: SIGNATURE.secret,
+    VONAGE_SIGNATURE_METHOD: SIGNATURE.method,
+    WORLD_SPECIAL_URL: gateway.url,
+    WORLD_SPECIAL_TOKEN: TOKEN,
+    PUBLIC_URL,
+    PROVIDER_TIMEOUT_MS: '300',
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await vonage?.close();
+  await gateway?.close();
+});
+
+const vonageWebhook = () => `${server.url}/api/webhooks/vonage/dlr`;
+const gatewayWebhook = () => `${server.url}/api/webhooks/world-special/dlr`;
+
+/** A funded customer whose client routes over the given splits (method → weight). */
+async function customer(splits: Record<string, number>) {
+  const owner = await registerUser(server.url);
+  const client = await createClient(owner.http);
+  await giveCredit(server.url, client.id, 10);
+  for (const [deliveryMethod, weight] of Object.entries(splits)) {
+    const created = await adminHttp(server.url).post(
+      '/api/admin/routes/split',
+      { userId: client.userId, clientId: client.id, deliveryMethod, weight },
+    );
+    expect(created.status).toBe(201);
+  }
+  const send = async (body: string, sender = 'Shop') => {
+    const sent = await owner.http.post(
+      `/api/clients/${client.id}/messages/sms`,
+      { sender, recipient: '+44 7700 900123', body },
+    );
+    expect(sent.status).toBe(201);
+    return sent.body as { id: string; state: string };
+  };
+  const wait = (id: string, done?: (m: any) => boolean) =>
+    waitForMessage(owner.http, client.id, id, done);
+  const submitted = (id: string) => wait(id, (m) => m.state !== 'ACCEPTED');
+  return { client, send, wait, submitted };
+}
+
+const vonageSubmitOf = (messageId: string) =>
+  vonage.submits.filter((s) => s.fields['client-ref'] === messageId);
+const gatewayRequestsOf = (messageId: string) =>
+  gateway.requests.filter((r) => r.body?.messageId === messageId);
+
+describe('VONAGE_SMS', () => {
+  it('submits with Vonage fields: SUBMITTED, then a signed receipt by GET makes it DELIVERED', async () => {
+    const c = await customer({ VONAGE_SMS: 10 });
+    const sent = await c.send('Hello from Vonage');
+    const submitted = await c.submitted(sent.id);
+    expect(submitted).toMatchObject({
+      state: 'SUBMITTED',
+      deliveryMethod: 'VONAGE_SMS',
+      simulated: false,
+    });
+    const [submit] = vonageSubmitOf(sent.id);
+    expect(submit!.fields).toMatchObject({
+      api_key: 'key-1',
+      api_secret: 'secret-1',
+      from: 'Shop',
+      to: '447700900123',
+      text: 'Hello from Vonage',
+      type: 'text',
+      'client-ref': sent.id,
+      callback: `${PUBLIC_URL}/api/webhooks/vonage/dlr`,
+    });
+    expect(submitted.attempts).toEqual([
+      expect.objectContaining({
+        method: 'VONAGE_SMS',
+        state: 'SUBMITTED',
+        providerMessageId: submit!.messageIds[0],
+      }),
+    ]);
+
+    const receipt = await sendVonageReceipt(
+      vonageWebhook(),
+      vonageReceiptFields(submit!, {
+        status: 'delivered',
+        signature: SIGNATURE,
+      }),
+      'GET',
+    );
+    expect(receipt.status).toBe(200);
+    const done = await c.wait(sent.id);
+    expect(done.state).toBe('DELIVERED');
+    expect(done.attempts).toEqual([
+      expect.objectContaining({
+        method: 'VONAGE_SMS',
+        state: 'DELIVERED',
+        error: null,
+      }),
+    ]);
+  });
+
+  it('sends UCS-2 as type=unicode and takes a POSTed form or JSON receipt with its error', async () => {
+    const c = await customer({ VONAGE_SMS: 10 });
+    const form = await c.send('Grüße 😀');
+    await c.submitted(form.id);
+    const [submit] = vonageSubmitOf(form.id);
+    expect(submit!.fields.type).toBe('unicode');
+    expect(submit!.fields.text).toBe('Grüße 😀');
+    const posted = await sendVonageReceipt(
+      vonageWebhook(),
+      vonageReceiptFields(submit!, {
+        status: 'failed',
+        errCode: '3',
+        signature: SIGNATURE,
+      }),
+      'POST',
+    );
+    expect(posted.status).toBe(200);
+    const undelivered = await c.wait(form.id);
+    expect(undelivered.state).toBe('UNDELIVERED');
+    expect(undelivered.attempts[0].error).toBe(
+      'failed err:3 (Absent Subscriber - Permanent)',
+    );
+
+    const json = await c.send('expire me');
+    await c.submitted(json.id);
+    const fields = vonageReceiptFields(vonageSubmitOf(json.id)[0]!, {
+      status: 'expired',
+      signature: SIGNATURE,
+    });
+    const answer = await fetch(vonageWebhook(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(fields),
+    });
+    expect(answer.status).toBe(200);
+    expect((await c.wait(json.id)).state).toBe('EXPIRED');
+  });
+
+  it('waits out a throttle (status 1) and then submits', async () => {
+    const c = await customer({ VONAGE_SMS: 10 });
+    vonage.script({ status: '1' });
+    const sent = await c.send('after the throttle');
+    const submitted = await c.submitted(sent.id);
+    expect(submitted.state).toBe('SUBMITTED');
+    const submits = vonageSubmitOf(sent.id);
+    expect(submits.map((s) => s.statuses)).toEqual([['1'], ['0']]);
+    // The second request came after a backoff, not at once.
+    expect(
+      submits[1]!.receivedAt - submits[0]!.receivedAt,
+    ).toBeGreaterThanOrEqual(200);
+  });
+
+  it('fails over to WORLD_SPECIAL after a permanent refusal (Number Barred)', async () => {
+    const c = await customer({ VONAGE_SMS: 1000, WORLD_SPECIAL: 1 });
+    vonage.script({ status: '7' });
+    // 1 in 1001 messages draws WORLD_SPECIAL first: the refusal is still scripted then.
+    for (let tries = 0; tries < 3; tries++) {
+      const sent = await c.send('fail me over');
+      const submitted = await c.submitted(sent.id);
+      if (submitted.attempts[0].method !== 'VONAGE_SMS') continue;
+      expect(submitted).toMatchObject({
+        state: 'SUBMITTED',
+        deliveryMethod: 'WORLD_SPECIAL',
+      });
+      expect(submitted.attempts.map((a: any) => [a.method, a.state])).toEqual([
+        ['VONAGE_SMS', 'REFUSED'],
+        ['WORLD_SPECIAL', 'SUBMITTED'],
+      ]);
+      expect(submitted.attempts[0].error).toMatch(
+        /Vonage status 7 Number Barred/,
+      );
+      expect(vonageSubmitOf(sent.id)).toHaveLength(1); // no retry of a refusal
+      const [request] = gatewayRequestsOf(sent.id);
+      const receipt = await sendGatewayReceipt(
+        gatewayWebhook(),
+        { id: request!.id!, status: 'delivered' },
+        TOKEN,
+      );
+      expect(receipt.status).toBe(200);
+      expect((await c.wait(sent.id)).state).toBe('DELIVERED');
+      return;
+    }
+    throw new Error('never routed to VONAGE_SMS first');
+  });
+
+  it('answers 2xx to a duplicate and a late contrary receipt, and keeps the final state', async () => {
+    const c = await customer({ VONAGE_SMS: 10 });
+    const sent = await c.send('receipt twice');
+    await c.submitted(sent.id);
+    const [submit] = vonageSubmitOf(sent.id);
+    const delivered = vonageReceiptFields(submit!, {
+      status: 'delivered',
+      signature: SIGNATURE,
+    });
+    expect((await sendVonageReceipt(vonageWebhook(), delivered)).status).toBe(
+      200,
+    );
+    expect((await c.wait(sent.id)).state).toBe('DELIVERED');
+    expect((await sendVonageReceipt(vonageWebhook(), delivered)).status).toBe(
+      200,
+    );
+    const late = vonageReceiptFields(submit!, {
+      status: 'rejected',
+      errCode: '6',
+      signature: SIGNATURE,
+    });
+    expect(
+      (await sendVonageReceipt(vonageWebhook(), late, 'POST')).status,
+    ).toBe(200);
+    const after = await c.wait(sent.id);
+    expect(after.state).toBe('DELIVERED');
+    expect(after.attempts.map((a: any) => [a.state, a.error])).toEqual([
+      ['DELIVERED', null],
+    ]);
+  });
+
+  it('ignores a non-final status (accepted) with 200, and keeps the message SUBMITTED', async () => {
+    const c = await customer({ VONAGE_SMS: 10 });
+    const sent = await c.send('still on its way');
+    await c.submitted(sent.id);
+    const fields = vonageReceiptFields(vonageSubmitOf(sent.id)[0]!, {
+      status: 'accepted',
+      signature: SIGNATURE,
+    });
+    const answer = await sendVonageReceipt(vonageWebhook(), fields);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toEqual({ status: 'ignored' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+  });
+
+  it('refuses receipts without a valid signature (401) and garbage (400)', async () => {
+    const c = await customer({ VONAGE_SMS: 10 });
+    const sent = await c.send('signed only');
+    await c.submitted(sent.id);
+    const [submit] = vonageSubmitOf(sent.id);
+    const unsigned = vonageReceiptFields(submit!, { status: 'delivered' });
+    expect((await sendVonageReceipt(vonageWebhook(), unsigned)).status).toBe(
+      401,
+    );
+    const wrongSecret = vonageReceiptFields(submit!, {
+      status: 'delivered',
+      signature: { secret: 'not-the-secret', method: 'sha256' },
+    });
+    expect(
+      (await sendVonageReceipt(vonageWebhook(), wrongSecret, 'POST')).status,
+    ).toBe(401);
+    // Signed, then one field changed on the way.
+    const tampered = {
+      ...vonageReceiptFields(submit!, {
+        status: 'failed',
+        signature: SIGNATURE,
+      }),
+      status: 'delivered',
+    };
+    const refused = await sendVonageReceipt(vonageWebhook(), tampered);
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.text).message).toBe(
+      'Missing or invalid Vonage signature',
+    );
+    const garbage = vonageReceiptFields(submit!, {
+      status: 'teleported',
+      signature: SIGNATURE,
+    });
+    const bad = await sendVonageReceipt(vonageWebhook(), garbage);
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).message).toMatch(/unrecognised receipt status/);
+    expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+  });
+});
+
+describe('WORLD_SPECIAL', () => {
+  it('submits the contract JSON with the bearer token: SUBMITTED, then its receipt makes it DELIVERED', async () => {
+    const c = await customer({ WORLD_SPECIAL: 10 });
+    const sent = await c.send('Привет');
+    const submitted = await c.submitted(sent.id);
+    expect(submitted).toMatchObject({
+      state: 'SUBMITTED',
+      deliveryMethod: 'WORLD_SPECIAL',
+      simulated: false,
+    });
+    const [request] = gatewayRequestsOf(sent.id);
+    expect(request!.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(request!.body).toEqual({
+      messageId: sent.id,
+      from: 'Shop',
+      to: '447700900123',
+      text: 'Привет',
+      encoding: 'UCS-2',
+      statusUrl: `${PUBLIC_URL}/api/webhooks/world-special/dlr`,
+    });
+    expect(submitted.attempts[0].providerMessageId).toBe(request!.id);
+    const receipt = await sendGatewayReceipt(
+      gatewayWebhook(),
+      { id: request!.id!, status: 'undelivered', error: 'handset off' },
+      TOKEN,
+    );
+    expect(receipt.status).toBe(200);
+    const done = await c.wait(sent.id);
+    expect(done.state).toBe('UNDELIVERED');
+    expect(done.attempts[0].error).toBe('undelivered: handset off');
+  });
+
+  it('retries after a timeout: a FAILED attempt, then the queue runs it again', async () => {
+    const c = await customer({ WORLD_SPECIAL: 10 });
+    // The connector's own three tries time out; the queue's retry then gets through.
+    gateway.script({ noAnswer: true }, { noAnswer: true }, { noAnswer: true });
+    const sent = await c.send('slow gateway');
+    const submitted = await c.wait(sent.id, (m) => m.state === 'SUBMITTED');
+    expect(submitted.attempts.map((a: any) => [a.method, a.state])).toEqual([
+      ['WORLD_SPECIAL', 'FAILED'],
+      ['WORLD_SPECIAL', 'SUBMITTED'],
+    ]);
+    expect(submitted.attempts[0].error).toMatch(/no answer .* within 0.3 s/);
+    expect(gatewayRequestsOf(sent.id)).toHaveLength(4);
+  });
+
+  it('takes a duplicate and a late receipt with 2xx and keeps the final state', async () => {
+    const c = await customer({ WORLD_SPECIAL: 10 });
+    const sent = await c.send('twice');
+    await c.submitted(sent.id);
+    const id = gatewayRequestsOf(sent.id)[0]!.id!;
+    const deliver = () =>
+      sendGatewayReceipt(gatewayWebhook(), { id, status: 'delivered' }, TOKEN);
+    expect((await deliver()).status).toBe(200);
+    expect((await c.wait(sent.id)).state).toBe('DELIVERED');
+    expect((await deliver()).status).toBe(200);
+    const late = await sendGatewayReceipt(
+      gatewayWebhook(),
+      { id, status: 'expired' },
+      TOKEN,
+    );
+    expect(late.status).toBe(200);
+    const after = await c.wait(sent.id);
+    expect(after.state).toBe('DELIVERED');
+    expect(after.attempts.map((a: any) => a.state)).toEqual(['DELIVERED']);
+  });
+
+  it('refuses a wrong or missing token (401) and a receipt it cannot read (400)', async () => {
+    const c = await customer({ WORLD_SPECIAL: 10 });
+    const sent = await c.send('tokens');
+    await c.submitted(sent.id);
+    const id = gatewayRequestsOf(sent.id)[0]!.id!;
+    const wrong = await sendGatewayReceipt(
+      gatewayWebhook(),
+      { id, status: 'delivered' },
+      'not-the-token',
+    );
+    expect(wrong.status).toBe(401);
+    const none = await fetch(gatewayWebhook(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, status: 'delivered' }),
+    });
+    expect(none.status).toBe(401);
+    const garbage = await sendGatewayReceipt(
+      gatewayWebhook(),
+      { id, status: 'vanished' },
+      TOKEN,
+    );
+    expect(garbage.status).toBe(400);
+    expect(JSON.parse(garbage.text).message).toMatch(
+      /^invalid receipt: status/,
+    );
+    expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+  });
+});

@@ -1,0 +1,394 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyCallbackSignature } from '../../src/server/delivery/callbacks/signature.ts';
+import { waitForMessage } from '../support/delivery.ts';
+import { registerUser } from '../support/http.ts';
+import { startServer, type TestServer } from '../support/start-server.ts';
+import { adminHttp, clientHttp, createClient, giveCredit } from './fixtures.ts';
+
+/**
+ * Status callbacks: a client's callback URL gets every state change of its messages, signed;
+ * failures are retried through the durable queue and every try shows in the message's detail;
+ * loopback, link-local and private targets are refused unless allowed.
+ */
+
+interface Received {
+  at: number;
+  signature: string | undefined;
+  raw: string;
+  body: any;
+  answered: number;
+}
+
+/** A local receiver that answers 200, or what `plan` says for a request. */
+async function startReceiver() {
+  const received: Received[] = [];
+  let plan: (body: any) => number = () => 200;
+  const server = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const body = JSON.parse(raw);
+    const status = plan(body);
+    received.push({
+      at: Date.now(),
+      signature: request.headers['x-signature'] as string | undefined,
+      raw,
+      body,
+      answered: status,
+    });
+    response.writeHead(status).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/hooks/sms`,
+    received,
+    answer(next: (body: any) => number) {
+      plan = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let server: TestServer;
+/** Without STATUS_CALLBACK_ALLOW_PRIVATE, as in production. */
+let strict: TestServer;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  server = await startServer({ STATUS_CALLBACK_ALLOW_PRIVATE: 'true' });
+  strict = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+  await strict?.close();
+  await receiver?.close();
+});
+
+async function customer(on: TestServer) {
+  const owner = await registerUser(on.url);
+  const client = await createClient(owner.http);
+  await giveCredit(on.url, client.id, 10);
+  const send = async (body: string) => {
+    const sent = await owner.http.post(
+      `/api/clients/${client.id}/messages/sms`,
+      {
+        sender: 'Shop',
+        recipient: '+44 7700 900123',
+        body,
+        reference: 'order-7',
+      },
+    );
+    expect(sent.status).toBe(201);
+    return sent.body as { id: string };
+  };
+  return { ...owner, client, send };
+}
+
+async function until<T>(
+  what: string,
+  get: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await get();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const eventsOf = (messageId: string) =>
+  receiver.received.filter((r) => r.body.messageId === messageId);
+
+describe('statusCallbackUrl on the client', () => {
+  it('is set by the owner, who alone sees it with its signing key', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const before = await c.http.get(path);
+    expect(before.body).toMatchObject({
+      statusCallbackUrl: null,
+      statusCallbackSigningKey: null,
+    });
+    const set = await c.http.put(path, { statusCallbackUrl: receiver.url });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      name: 'Shop',
+      statusCallbackUrl: receiver.url,
+      statusCallbackSigningKey: expect.stringMatching(/^whsec_[\w-]{43}$/),
+    });
+    const key = set.body.statusCallbackSigningKey;
+    expect((await c.http.get(path)).body).toMatchObject({
+      statusCallbackUrl: receiver.url,
+      statusCallbackSigningKey: key,
+    });
+    // Staff see the client without the key; API-client credentials cannot read it.
+    const admin = await adminHttp(server.url).get(
+      `/api/admin/clients/${c.client.id}`,
+    );
+    expect(admin.status).toBe(200);
+    expect(admin.body).not.toHaveProperty('statusCallbackSigningKey');
+    expect(admin.body).not.toHaveProperty('statusCallbackUrl');
+    expect((await clientHttp(server.url, c.client).get(path)).status).toBe(403);
+    // A rename keeps the URL; a new URL keeps the key; null removes the URL.
+    const renamed = await c.http.put(path, { name: 'Renamed' });
+    expect(renamed.body).toMatchObject({
+      name: 'Renamed',
+      statusCallbackUrl: receiver.url,
+    });
+    const moved = await c.http.put(path, {
+      statusCallbackUrl: `${receiver.url}?v=2`,
+    });
+    expect(moved.body.statusCallbackSigningKey).toBe(key);
+    const removed = await c.http.put(path, { statusCallbackUrl: null });
+    expect(removed.body).toMatchObject({
+      statusCallbackUrl: null,
+      statusCallbackSigningKey: key,
+    });
+    // The change is audited, without the key.
+    const audit = await adminHttp(server.url).get(
+      `/api/admin/audit?targetId=${c.client.id}&action=client.status_callback_changed`,
+    );
+    expect(audit.body.events.map((e: any) => e.after)).toEqual([
+      { statusCallbackUrl: null },
+      { statusCallbackUrl: `${receiver.url}?v=2` },
+      { statusCallbackUrl: receiver.url },
+    ]);
+  });
+
+  it('refuses what is not an http(s) URL, and an empty body', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    for (const statusCallbackUrl of ['ftp://example.com/x', 'not a url', 5]) {
+      const answer = await c.http.put(path, { statusCallbackUrl });
+      expect({ statusCallbackUrl, status: answer.status }).toEqual({
+        statusCallbackUrl,
+        status: 400,
+      });
+    }
+    const empty = await c.http.put(path, {});
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toMatch(/Give a name or a statusCallbackUrl/);
+  });
+
+  it('refuses loopback, link-local and private targets, and names resolving to them, unless allowed', async () => {
+    const c = await customer(strict);
+    const path = `/api/clients/${c.client.id}`;
+    const cases: [string, RegExp][] = [
+      ['http://127.0.0.1:8080/x', /must not point to .*loopback.*127\.0\.0\.1/],
+      ['http://169.254.169.254/latest/meta-data', /link-local/],
+      ['http://10.1.2.3/hook', /private/],
+      ['http://192.168.0.10/hook', /private/],
+      ['http://[::1]/hook', /loopback/],
+      // A DNS name that resolves to 127.0.0.1.
+      ['http://localhost:8080/hook', /host localhost resolves to .*loopback/],
+    ];
+    for (const [url, message] of cases) {
+      const answer = await c.http.put(path, { statusCallbackUrl: url });
+      expect({ url, status: answer.status }).toEqual({ url, status: 400 });
+      expect(answer.body.message).toMatch(/^statusCallbackUrl /);
+      expect(answer.body.message).toMatch(message);
+    }
+    expect((await c.http.get(path)).body.statusCallbackUrl).toBeNull();
+  });
+
+  it('checks the target again at send time: a name resolving to 127.0.0.1 gets no request', async () => {
+    const c = await customer(strict);
+    // Stored behind the PUT's back, as if the name had resolved elsewhere when it was set.
+    await strict.app.db.query(
+      `UPDATE clients SET status_callback_url = $2, status_callback_signing_key = 'k'
+       WHERE id = $1`,
+      [c.client.id, `http://localhost:${receiver.port}/hooks/sms`],
+    );
+    const sent = await c.send('rebound');
+    const detail = await until(
+      'refused callback attempts',
+      async () =>
+        (await c.http.get(`/api/clients/${c.client.id}/messages/${sent.id}`))
+          .body,
+      (m) => m.callbacks.length >= 3,
+    );
+    expect(detail.callbacks[0]).toMatchObject({
+      attempt: 1,
+      status: null,
+      error: expect.stringMatching(/localhost resolves to .*loopback/),
+    });
+    expect(eventsOf(sent.id)).toEqual([]);
+  });
+});
+
+describe('POST /api/clients/{id}/statusCallback/test', () => {
+  it('sends one signed test event now and tells what the receiver answered', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const none = await c.http.post(`${path}/statusCallback/test`);
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('Set a status callback URL first');
+    const key = (
+      await c.http.put(path, { statusCallbackUrl: `${receiver.url}?test=1` })
+    ).body.statusCallbackSigningKey;
+    const ok = await c.http.post(`${path}/statusCallback/test`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ ok: true, status: 200, error: null });
+    const event = receiver.received.findLast(
+      (r) => r.body.clientId === c.client.id,
+    )!;
+    expect(event.body).toMatchObject({
+      messageId: '00000000-0000-0000-0000-000000000000',
+      state: 'DELIVERED',
+    });
+    expect(verifyCallbackSignature(event.signature, event.raw, key)).toBe(true);
+    receiver.answer(() => 503);
+    try {
+      const failed = await c.http.post(`${path}/statusCallback/test`);
+      expect(failed.body).toMatchObject({
+        ok: false,
+        status: 503,
+        error: 'receiver answered HTTP 503',
+      });
+    } finally {
+      receiver.answer(() => 200);
+    }
+    // Only the owner: API-client credentials are refused.
+    expect(
+      (
+        await clientHttp(server.url, c.client).post(
+          `${path}/statusCallback/test`,
+        )
+      ).status,
+    ).toBe(403);
+  });
+});
+
+describe('status callback events', () => {
+  it('POSTs every state change, signed, and lists each try on the message', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const key = (await c.http.put(path, { statusCallbackUrl: receiver.url }))
+      .body.statusCallbackSigningKey;
+    const sent = await c.send('Hello');
+    await waitForMessage(c.http, c.client.id, sent.id);
+    const events = await until(
+      'three events',
+      () => eventsOf(sent.id),
+      (e) => e.length >= 3,
+    );
+    expect(events.map((e) => e.body.state).sort()).toEqual([
+      'ACCEPTED',
+      'DELIVERED',
+      'SUBMITTED',
+    ]);
+    for (const event of events) {
+      expect(verifyCallbackSignature(event.signature, event.raw, key)).toBe(
+        true,
+      );
+      expect(verifyCallbackSignature(event.signature, event.raw, 'other')).toBe(
+        false,
+      );
+    }
+    const delivered = events.find((e) => e.body.state === 'DELIVERED')!;
+    expect(Object.keys(delivered.body)).toEqual([
+      'messageId',
+      'clientId',
+      'reference',
+      'state',
+      'deliveryMethod',
+      'error',
+      'dateUpdated',
+    ]);
+    expect(delivered.body).toMatchObject({
+      messageId: sent.id,
+      clientId: c.client.id,
+      reference: 'order-7',
+      deliveryMethod: 'MELROSE_SMPP',
+      error: null,
+    });
+    expect(new Date(delivered.body.dateUpdated).toISOString()).toBe(
+      delivered.body.dateUpdated,
+    );
+    const detail = await until(
+      'callbacks recorded',
+      async () => (await c.http.get(`${path}/messages/${sent.id}`)).body,
+      (m) => m.callbacks.length >= 3,
+    );
+    expect(
+      detail.callbacks
+        .map((cb: any) => [cb.state, cb.attempt, cb.status, cb.error])
+        .sort(),
+    ).toEqual([
+      ['ACCEPTED', 1, 200, null],
+      ['DELIVERED', 1, 200, null],
+      ['SUBMITTED', 1, 200, null],
+    ]);
+    // A client without a URL gets no events and an empty list.
+    const quiet = await customer(server);
+    const other = await quiet.send('nobody listens');
+    await waitForMessage(quiet.http, quiet.client.id, other.id);
+    expect(
+      (
+        await quiet.http.get(
+          `/api/clients/${quiet.client.id}/messages/${other.id}`,
+        )
+      ).body.callbacks,
+    ).toEqual([]);
+    expect(eventsOf(other.id)).toEqual([]);
+  });
+
+  it('retries after a 500 through the queue, the first retry within 30 s', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const key = (await c.http.put(path, { statusCallbackUrl: receiver.url }))
+      .body.statusCallbackSigningKey;
+    let failures = 0;
+    receiver.answer((body) =>
+      body.state === 'DELIVERED' && failures++ === 0 ? 500 : 200,
+    );
+    try {
+      const sent = await c.send('try again');
+      const delivered = await until(
+        'a DELIVERED event answered 200',
+        () => eventsOf(sent.id).filter((e) => e.body.state === 'DELIVERED'),
+        (e) => e.some((x) => x.answered === 200),
+        30_000,
+      );
+      expect(delivered.map((e) => e.answered)).toEqual([500, 200]);
+      expect(delivered[0]!.raw).toBe(delivered[1]!.raw); // the same event
+      expect(
+        verifyCallbackSignature(
+          delivered[1]!.signature,
+          delivered[1]!.raw,
+          key,
+        ),
+      ).toBe(true);
+      const gap = delivered[1]!.at - delivered[0]!.at;
+      expect(gap).toBeGreaterThanOrEqual(14_000);
+      expect(gap).toBeLessThan(30_000);
+      const detail = await until(
+        'both tries recorded',
+        async () => (await c.http.get(`${path}/messages/${sent.id}`)).body,
+        (m) =>
+          m.callbacks.filter((cb: any) => cb.state === 'DELIVERED').length >= 2,
+      );
+      expect(
+        detail.callbacks
+          .filter((cb: any) => cb.state === 'DELIVERED')
+          .map((cb: any) => [cb.attempt, cb.status, cb.error]),
+      ).toEqual([
+        [1, 500, 'receiver answered HTTP 500'],
+        [2, 200, null],
+      ]);
+    } finally {
+      receiver.answer(() => 200);
+    }
+  }, 45_000);
+});
