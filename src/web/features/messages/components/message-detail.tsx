@@ -11,6 +11,7 @@ import type {
   MessageDetail as Detail,
   MessageSource,
 } from '../message-log-model';
+import type { MessageCallback } from '../../../../shared/schemas/messages';
 import { MessageStateBadge, SimulatedLabel } from './message-state-badge';
 import './message-log.css';
 
@@ -53,6 +54,9 @@ export function MessageDetail({
     <div className="stack message-detail">
       <MessageFields message={message.data} />
       <Attempts attempts={message.data.attempts} />
+      {message.data.callbacks.length > 0 ? (
+        <Callbacks callbacks={message.data.callbacks} />
+      ) : null}
     </div>
   );
 }
@@ -140,6 +144,42 @@ function Attempts({ attempts }: { attempts: DeliveryAttempt[] }) {
           ))}
         </ol>
       )}
+    </section>
+  );
+}
+
+/** Each POST of a state change to the client's status callback URL, oldest first. */
+function Callbacks({ callbacks }: { callbacks: MessageCallback[] }) {
+  return (
+    <section className="card" aria-labelledby="message-callbacks-title">
+      <h3 id="message-callbacks-title" className="section-title">
+        Status callbacks
+      </h3>
+      <ol className="plain-list attempt-list">
+        {callbacks.map((callback, index) => (
+          <li key={`${callback.dateCreated}-${index}`} className="attempt">
+            <div className="attempt-head">
+              <span className="attempt-method">
+                {callback.state} event, try {callback.attempt}
+              </span>
+            </div>
+            <dl className="details">
+              <div className="details-pair">
+                <dt>Answer</dt>
+                <dd className={callback.error ? 'is-danger' : undefined}>
+                  {callback.status === null
+                    ? (callback.error ?? 'No answer')
+                    : `HTTP ${callback.status}${callback.error ? ` (${callback.error})` : ''}`}
+                </dd>
+              </div>
+              <div className="details-pair">
+                <dt>Time</dt>
+                <dd>{formatDateTime(callback.dateCreated)}</dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ol>
     </section>
   );
 }

@@ -266,6 +266,22 @@ describe('Message Log', { timeout: 15_000 }, () => {
           dateCreated: '2026-03-04T10:20:31.000Z',
         },
       ],
+      callbacks: [
+        {
+          state: 'DELIVERED',
+          attempt: 1,
+          status: 500,
+          error: 'Non-2xx answer',
+          dateCreated: '2026-03-04T10:20:32.000Z',
+        },
+        {
+          state: 'DELIVERED',
+          attempt: 2,
+          status: 200,
+          error: null,
+          dateCreated: '2026-03-04T10:20:50.000Z',
+        },
+      ],
     });
     server.use(
       http.get(`${listPath}/:messageId`, ({ params }) =>
@@ -313,6 +329,15 @@ describe('Message Log', { timeout: 15_000 }, () => {
     expect(attempts[1]).toHaveTextContent('Attempt 2: MELROSE_SMPP');
     expect(attempts[1]).toHaveTextContent('Delivered');
     expect(attempts[1]).toHaveTextContent('Provider IDsmsc-0042');
+    // Each POST to the client's status callback URL, with the receiver's answer.
+    const callbacks = within(
+      within(panel).getByRole('region', { name: 'Status callbacks' }),
+    ).getAllByRole('listitem');
+    expect(callbacks).toHaveLength(2);
+    expect(callbacks[0]).toHaveTextContent('DELIVERED event, try 1');
+    expect(callbacks[0]).toHaveTextContent('AnswerHTTP 500 (Non-2xx answer)');
+    expect(callbacks[1]).toHaveTextContent('DELIVERED event, try 2');
+    expect(callbacks[1]).toHaveTextContent('AnswerHTTP 200');
 
     await user.click(
       within(panel).getByRole('button', { name: 'Close Panel' }),
