@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   Connector,
   DeliveryLogger,
+  OutgoingSms,
   Receipt,
   ReceiptHandler,
   SubmitOutcome,
@@ -303,5 +304,51 @@ export class HttpSubmitter {
       this.#closing.abort(new Error(`${this.name} ${CLOSED}`));
     }
     await Promise.allSettled([...this.#inFlight]);
+  }
+}
+
+/**
+ * The part every HTTP connector has in common: one submitter holding its limits and retries,
+ * receipts handed over by the webhook route, close() settling what is pending. A connector
+ * adds its method and how it builds a request and reads the answer.
+ */
+export abstract class SubmitterConnector implements HttpConnector {
+  abstract readonly method: Connector['method'];
+  protected readonly submitter: HttpSubmitter;
+
+  /** Takes only the submitter's settings from a connector's options (never its secrets). */
+  constructor(name: string, options: Omit<SubmitterOptions, 'name'>) {
+    this.submitter = new HttpSubmitter({
+      name,
+      logger: options.logger,
+      timeoutMs: options.timeoutMs,
+      concurrency: options.concurrency,
+      maxAttempts: options.maxAttempts,
+      retryBaseMs: options.retryBaseMs,
+      retryMaxMs: options.retryMaxMs,
+    });
+  }
+
+  abstract submit(sms: OutgoingSms): Promise<SubmitOutcome>;
+
+  /** The outcome of a submit after close(): retried later by another worker or node. */
+  protected closedOutcome(): Promise<SubmitOutcome> | undefined {
+    if (!this.submitter.closed) return undefined;
+    return Promise.resolve({
+      kind: 'retry',
+      error: `${this.submitter.name} connector closed`,
+    });
+  }
+
+  onReceipt(handler: ReceiptHandler): void {
+    this.submitter.onReceipt(handler);
+  }
+
+  deliverReceipt(receipt: Receipt): Promise<void> {
+    return this.submitter.deliverReceipt(receipt);
+  }
+
+  close(): Promise<void> {
+    return this.submitter.close();
   }
 }

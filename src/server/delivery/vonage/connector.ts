@@ -41,7 +41,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
-  HttpSubmitter,
+  SubmitterConnector,
   type AttemptResult,
   type HttpAnswer,
   type HttpConnector,
@@ -52,7 +52,6 @@ import type {
   FinalState,
   OutgoingSms,
   Receipt,
-  ReceiptHandler,
   SubmitOutcome,
 } from '../types.ts';
 
@@ -187,33 +186,20 @@ export function createVonageConnector(
   return new VonageConnector(options);
 }
 
-class VonageConnector implements HttpConnector {
+class VonageConnector extends SubmitterConnector {
   readonly method = 'VONAGE_SMS' as const;
-  readonly #submitter: HttpSubmitter;
   readonly #url: string;
   readonly #options: VonageConnectorOptions;
 
   constructor(options: VonageConnectorOptions) {
+    super('Vonage', options);
     this.#options = options;
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/sms/json`;
-    this.#submitter = new HttpSubmitter({
-      name: 'Vonage',
-      logger: options.logger,
-      timeoutMs: options.timeoutMs,
-      concurrency: options.concurrency,
-      maxAttempts: options.maxAttempts,
-      retryBaseMs: options.retryBaseMs,
-      retryMaxMs: options.retryMaxMs,
-    });
   }
 
   submit(sms: OutgoingSms): Promise<SubmitOutcome> {
-    if (this.#submitter.closed) {
-      return Promise.resolve({
-        kind: 'retry',
-        error: 'Vonage connector closed',
-      });
-    }
+    const closed = this.closedOutcome();
+    if (closed) return closed;
     const to = vonageNumber(sms.to);
     if (!to) {
       return Promise.resolve({
@@ -233,9 +219,9 @@ class VonageConnector implements HttpConnector {
     if (this.#options.callbackUrl) fields.callback = this.#options.callbackUrl;
     const body = new URLSearchParams(fields).toString();
 
-    return this.#submitter.submit(sms.messageId, async (signal) =>
+    return this.submitter.submit(sms.messageId, async (signal) =>
       readVonageAnswer(
-        await this.#submitter.post(
+        await this.submitter.post(
           this.#url,
           {
             headers: {
@@ -248,18 +234,6 @@ class VonageConnector implements HttpConnector {
         ),
       ),
     );
-  }
-
-  onReceipt(handler: ReceiptHandler): void {
-    this.#submitter.onReceipt(handler);
-  }
-
-  deliverReceipt(receipt: Receipt): Promise<void> {
-    return this.#submitter.deliverReceipt(receipt);
-  }
-
-  close(): Promise<void> {
-    return this.#submitter.close();
   }
 }
 

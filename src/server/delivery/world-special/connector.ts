@@ -14,7 +14,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import {
-  HttpSubmitter,
+  SubmitterConnector,
   type AttemptResult,
   type HttpAnswer,
   type HttpConnector,
@@ -24,7 +24,6 @@ import type {
   DeliveryLogger,
   OutgoingSms,
   Receipt,
-  ReceiptHandler,
   SubmitOutcome,
 } from '../types.ts';
 
@@ -80,31 +79,18 @@ export function createWorldSpecialConnector(
   return new WorldSpecialConnector(options);
 }
 
-class WorldSpecialConnector implements HttpConnector {
+class WorldSpecialConnector extends SubmitterConnector {
   readonly method = 'WORLD_SPECIAL' as const;
-  readonly #submitter: HttpSubmitter;
   readonly #options: WorldSpecialConnectorOptions;
 
   constructor(options: WorldSpecialConnectorOptions) {
+    super(NAME, options);
     this.#options = options;
-    this.#submitter = new HttpSubmitter({
-      name: NAME,
-      logger: options.logger,
-      timeoutMs: options.timeoutMs,
-      concurrency: options.concurrency,
-      maxAttempts: options.maxAttempts,
-      retryBaseMs: options.retryBaseMs,
-      retryMaxMs: options.retryMaxMs,
-    });
   }
 
   submit(sms: OutgoingSms): Promise<SubmitOutcome> {
-    if (this.#submitter.closed) {
-      return Promise.resolve({
-        kind: 'retry',
-        error: `${NAME} connector closed`,
-      });
-    }
+    const closed = this.closedOutcome();
+    if (closed) return closed;
     const body = JSON.stringify({
       messageId: sms.messageId,
       from: sms.from,
@@ -113,9 +99,9 @@ class WorldSpecialConnector implements HttpConnector {
       encoding: sms.encoding,
       statusUrl: this.#options.statusUrl,
     });
-    return this.#submitter.submit(sms.messageId, async (signal) =>
+    return this.submitter.submit(sms.messageId, async (signal) =>
       readWorldSpecialAnswer(
-        await this.#submitter.post(
+        await this.submitter.post(
           this.#options.url,
           {
             headers: {
@@ -129,18 +115,6 @@ class WorldSpecialConnector implements HttpConnector {
         ),
       ),
     );
-  }
-
-  onReceipt(handler: ReceiptHandler): void {
-    this.#submitter.onReceipt(handler);
-  }
-
-  deliverReceipt(receipt: Receipt): Promise<void> {
-    return this.#submitter.deliverReceipt(receipt);
-  }
-
-  close(): Promise<void> {
-    return this.#submitter.close();
   }
 }
 
