@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
 
 /** Bodies announced up to this size are read to their end before the 413 is sent. */
@@ -8,20 +8,31 @@ const DRAIN_TIMEOUT_MS = 30_000;
 
 const TOO_LARGE = 'Request body is too large';
 
-/** Reads and discards the request body; false when it did not end in time. */
+/**
+ * Reads and discards the rest of the request body; false when it did not end in time or ran
+ * past DRAIN_LIMIT (the connection is then closed with the answer).
+ */
 function drain(request: FastifyRequest): Promise<boolean> {
   const raw = request.raw;
+  if (raw.readableEnded) return Promise.resolve(true);
   return new Promise((done) => {
+    let read = 0;
     const timer = setTimeout(() => finish(false), DRAIN_TIMEOUT_MS);
     function finish(ended: boolean) {
       clearTimeout(timer);
+      raw.off('data', onData);
       raw.off('end', onEnd);
       raw.off('close', onClose);
       raw.off('error', onClose);
       done(ended);
     }
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > DRAIN_LIMIT) finish(false);
+    };
     const onEnd = () => finish(true);
     const onClose = () => finish(false);
+    raw.on('data', onData);
     raw.on('end', onEnd);
     raw.on('close', onClose);
     raw.on('error', onClose);
@@ -35,7 +46,7 @@ function drain(request: FastifyRequest): Promise<boolean> {
  * broken pipe without ever reading the answer (a 5 MB body did). So a body announced up to
  * DRAIN_LIMIT is read to its end and thrown away first, then answered on a connection that
  * stays open; a larger one is answered at once and its connection closed, so nobody can make
- * the server read without bound.
+ * the server read without bound. A chunked body gets the same once Fastify finds it too large.
  */
 export function oversizedBodies(app: FastifyInstance, bodyLimit: number): void {
   app.addHook('onRequest', async (request) => {
@@ -45,5 +56,11 @@ export function oversizedBodies(app: FastifyInstance, bodyLimit: number): void {
       throw new HttpError(413, TOO_LARGE);
     }
     throw new HttpError(413, TOO_LARGE, { connection: 'close' });
+  });
+  // A body without Content-Length (chunked) is found too large only while Fastify reads it:
+  // read the rest the same way before that 413 goes out.
+  app.addHook('onError', async (request, reply, error) => {
+    if ((error as FastifyError).code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return;
+    if (!(await drain(request))) reply.header('connection', 'close');
   });
 }
