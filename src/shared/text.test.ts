@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nameText, text } from './schemas/common.ts';
-import { isPlainName } from './text.ts';
+import { isPlainName, storableText } from './text.ts';
 
 describe('isPlainName', () => {
   it('accepts names in any script, with accents, emoji and joiners', () => {
@@ -69,5 +69,24 @@ describe('text and nameText', () => {
       'Name must be valid Unicode text',
     );
     expect(schema.parse('  Shop  ')).toBe('Shop');
+  });
+});
+
+describe('storableText', () => {
+  it('removes NUL and other control characters but keeps tabs and new lines', () => {
+    expect(storableText('a\u0000b\u0007c\td\ne\u009f', 100)).toBe('abc\td\ne');
+  });
+
+  it('replaces a lone surrogate, high or low, with U+FFFD', () => {
+    expect(storableText('x\uD83Dy', 10)).toBe('x\uFFFDy');
+    expect(storableText('x\uDE00y', 10)).toBe('x\uFFFDy');
+    expect(storableText('ok \uD83D\uDE00', 10)).toBe('ok \uD83D\uDE00');
+  });
+
+  it('cuts at the limit without splitting a character in two', () => {
+    const text = `${'a'.repeat(199)}\uD83D\uDE00tail`;
+    const cut = storableText(text, 200);
+    expect(cut).toBe('a'.repeat(199));
+    expect(storableText('abcdef', 3)).toBe('abc');
   });
 });
