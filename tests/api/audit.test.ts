@@ -275,6 +275,69 @@ describe('each privileged action is recorded with actor, address, target and the
     });
   });
 
+  it('route_split.created, route_split.updated and route_split.deleted, on the client', async () => {
+    const { client } = await freshUserAndClient();
+    const created = await onlyNewEvent(
+      () =>
+        admin.post('/api/admin/routes/split', {
+          userId: client.userId,
+          clientId: client.id,
+          deliveryMethod: 'MELROSE_SMPP',
+          weight: 70,
+        }),
+      201,
+    );
+    const splitId = created.after!.routeSplitId as string;
+    expect(created).toEqual({
+      ...asAdmin,
+      action: 'route_split.created',
+      targetType: 'client',
+      targetId: client.id,
+      before: null,
+      after: {
+        routeSplitId: splitId,
+        deliveryMethod: 'MELROSE_SMPP',
+        weight: 70,
+      },
+    });
+    expect(
+      await onlyNewEvent(
+        () =>
+          admin.put(`/api/admin/routes/split/${splitId}`, {
+            deliveryMethod: 'MELROSE_SMPP',
+            weight: 30,
+          }),
+        200,
+      ),
+    ).toMatchObject({
+      action: 'route_split.updated',
+      targetId: client.id,
+      before: { weight: 70 },
+      after: { weight: 30 },
+    });
+    expect(
+      await onlyNewEvent(
+        () => admin.delete(`/api/admin/routes/split/${splitId}`),
+        204,
+      ),
+    ).toMatchObject({
+      action: 'route_split.deleted',
+      targetId: client.id,
+      before: {
+        routeSplitId: splitId,
+        deliveryMethod: 'MELROSE_SMPP',
+        weight: 30,
+      },
+      after: null,
+    });
+    // Unknown split: 404 and nothing recorded.
+    const total = await auditTotal();
+    expect(
+      (await admin.delete(`/api/admin/routes/split/${splitId}`)).status,
+    ).toBe(404);
+    expect(await auditTotal()).toBe(total);
+  });
+
   it('auth.throttled once when an account is locked, for the account tried and from its address', async () => {
     const { user, email } = await registerUser(server.url);
     const wrong = httpClient(server.url, { username: email, password: 'x' });
@@ -379,6 +442,18 @@ async function freshUserAndClient() {
   return { ...owner, client };
 }
 
+async function newSplit(): Promise<{ id: string; clientId: string }> {
+  const { client } = await freshUserAndClient();
+  const created = await admin.post('/api/admin/routes/split', {
+    userId: client.userId,
+    clientId: client.id,
+    deliveryMethod: 'MELROSE_SMPP',
+    weight: 10,
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
 const AUDITED: Record<string, () => Promise<Call>> = {
   'POST /api/admin/clients': async () => {
     const { user } = await registerUser(server.url);
@@ -444,6 +519,28 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     const { http, client } = await freshUserAndClient();
     return () => http.post(`/api/clients/${client.id}/resetSecret`);
   },
+  'POST /api/admin/routes/split': async () => {
+    const { client } = await freshUserAndClient();
+    return () =>
+      admin.post('/api/admin/routes/split', {
+        userId: client.userId,
+        clientId: client.id,
+        deliveryMethod: 'VONAGE_SMS',
+        weight: 10,
+      });
+  },
+  'PUT /api/admin/routes/split/:id': async () => {
+    const split = await newSplit();
+    return () =>
+      admin.put(`/api/admin/routes/split/${split.id}`, {
+        deliveryMethod: 'VONAGE_SMS',
+        weight: 20,
+      });
+  },
+  'DELETE /api/admin/routes/split/:id': async () => {
+    const split = await newSplit();
+    return () => admin.delete(`/api/admin/routes/split/${split.id}`);
+  },
   'PUT /api/users/me': async () => {
     const { http, email } = await registerUser(server.url);
     return () =>
@@ -463,12 +560,6 @@ const AUDITED: Record<string, () => Promise<Call>> = {
 const NOT_AUDITED: Record<string, string> = {
   'POST /api/clients/:id/statusCallback/test':
     'sends one test event to the URL the owner set (an audited change); changes nothing',
-  'POST /api/admin/routes/split':
-    'route splits are routing configuration, not among the audited actions',
-  'PUT /api/admin/routes/split/:id':
-    'route splits are routing configuration, not among the audited actions',
-  'DELETE /api/admin/routes/split/:id':
-    'route splits are routing configuration, not among the audited actions',
 };
 
 describe('no admin or account write goes unaudited', () => {

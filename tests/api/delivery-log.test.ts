@@ -263,3 +263,29 @@ describe('Idempotency-Key', () => {
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
   });
 });
+
+describe('the message log as CSV, past one chunk', () => {
+  it('exports every message when many share one timestamp to the microsecond', async () => {
+    const c = await customer();
+    // Messages accepted in one batch share the transaction's now(); the export reads 1,000 rows
+    // at a time, so 1,100 such messages put the chunk's edge inside the group.
+    const ids = await server.app.db.query<{ id: string }>(
+      `INSERT INTO messages (client_id, user_id, sender, recipient, body, reference, state,
+                             encoding, segments, price, currency, date_created, date_updated)
+       SELECT $1, $2, 'Shop', '447700900123', 'batch ' || i, 'semi;colon' || chr(9) || 'tab',
+              'DELIVERED', 'GSM-7', 1, 0.05, 'EUR',
+              '2026-11-02 10:00:00.123456+00', '2026-11-02 10:00:00.123456+00'
+       FROM generate_series(1, 1100) AS i RETURNING id`,
+      [c.client.id, c.client.userId],
+    );
+    const csv = await c.http.get(`${c.path}.csv`);
+    expect(csv.status).toBe(200);
+    const rows = (csv.body as string).trimEnd().split('\r\n').slice(1);
+    expect(rows).toHaveLength(1100);
+    expect(new Set(rows.map((row) => row.split(',')[0]))).toEqual(
+      new Set(ids.map((row) => row.id)),
+    );
+    // A semicolon or a TAB is quoted too, for spreadsheets that split on them.
+    expect(rows[0]).toContain(',"semi;colon\ttab",');
+  });
+});

@@ -453,3 +453,72 @@ describe('npm run ledger:verify', () => {
     }
   }, 120_000);
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'a refund racing a send (PostgreSQL)',
+  () => {
+    let accepting: TestServer;
+    beforeAll(async () => {
+      // No delivery workers: the message stays ACCEPTED until the test fails it itself.
+      accepting = await startServer({ DELIVERY_WORKERS: '0' });
+    });
+    afterAll(async () => accepting?.close());
+
+    it('keeps the running balance when a send commits while the refund waits for the balance', async () => {
+      const owner = await registerUser(accepting.url);
+      const client = await createClient(owner.http);
+      await giveCredit(accepting.url, client.id, 1);
+      const sent = await owner.http.post(
+        `/api/clients/${client.id}/messages/sms`,
+        { sender: 'Shop', recipient: '447700900123', body: 'refund me' },
+      );
+      expect(sent.status).toBe(201);
+      const { db } = accepting.app;
+
+      let locked!: () => void;
+      const balanceLocked = new Promise<void>((r) => (locked = r));
+      let sendNow!: () => void;
+      const sendAllowed = new Promise<void>((r) => (sendNow = r));
+      // A send holding the balance's lock (as accept_sms does) while the refund arrives.
+      const send = db.transaction(async (tx) => {
+        await tx.query(
+          'SELECT 1 FROM balances WHERE client_id = $1 FOR UPDATE',
+          [client.id],
+        );
+        locked();
+        await sendAllowed;
+        await tx.query(
+          `SELECT * FROM accept_sms($1, $2, 0.05, 'Shop', '447700900124', 'racing', '',
+                                    'GSM-7', 1, $2)`,
+          [client.id, client.userId],
+        );
+      });
+      await balanceLocked;
+      const refund = db.query(
+        'SELECT id FROM fail_messages($1::uuid[]) AS id',
+        [[sent.body.id]],
+      );
+      // The refund now waits for the balance's lock.
+      await expect
+        .poll(
+          async () =>
+            (
+              await db.query(
+                `SELECT 1 FROM pg_stat_activity
+                 WHERE wait_event_type = 'Lock' AND query LIKE '%fail_messages%'`,
+              )
+            ).length,
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      sendNow();
+      await send;
+      expect(await refund).toHaveLength(1);
+      expect(await ledgerDifferences(db)).toEqual([]);
+      const balance = await owner.http.get(
+        `/api/clients/${client.id}/balances/default`,
+      );
+      expect(balance.body.amount).toBe(0.95);
+    });
+  },
+);

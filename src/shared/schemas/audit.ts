@@ -21,6 +21,9 @@ export const AUDIT_ACTIONS = [
   'client.deleted',
   'client.secret_reset',
   'client.status_callback_changed',
+  'route_split.created',
+  'route_split.updated',
+  'route_split.deleted',
   'auth.throttled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

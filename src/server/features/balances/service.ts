@@ -16,6 +16,7 @@ import { changedFields, recordAudit } from '../../audit/record.ts';
 import type { Actor } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, notFound, pgCode, unprocessable } from '../../errors.ts';
+import { csvField } from '../../../shared/csv.ts';
 import * as repo from './repo.ts';
 
 /** PostgreSQL's numeric_value_out_of_range: the sum no longer fits numeric(15,4). */
@@ -137,17 +138,6 @@ const CSV_BATCH = 1000;
 const CSV_HEADER =
   'id,date,kind,amount,balanceAfter,reason,messageId,recipient,segments\n';
 
-/**
- * A field of a CSV line (RFC 4180). Text an admin typed is also kept from being read as a
- * formula by a spreadsheet (a leading =, +, -, @ gets a quote mark).
- */
-function csvField(value: string | number | null, text = false): string {
-  if (value === null) return '';
-  let out = String(value);
-  if (text && /^[=+\-@\t\r]/.test(out)) out = `'${out}`;
-  return /[",\n\r]/.test(out) ? `"${out.replaceAll('"', '""')}"` : out;
-}
-
 function csvLine(entry: LedgerEntry): string {
   return (
     [
@@ -156,7 +146,7 @@ function csvLine(entry: LedgerEntry): string {
       csvField(entry.kind),
       csvField(entry.amount),
       csvField(entry.balanceAfter),
-      csvField(entry.reason, true),
+      csvField(entry.reason, { text: true }),
       csvField(entry.messageId),
       csvField(entry.recipient),
       csvField(entry.segments),

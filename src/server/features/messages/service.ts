@@ -17,6 +17,7 @@ import {
   paymentRequired,
   unprocessable,
 } from '../../errors.ts';
+import { csvField } from '../../../shared/csv.ts';
 import * as repo from './repo.ts';
 
 export const NOT_ENOUGH_BALANCE = 'Not enough balance';
@@ -143,16 +144,6 @@ export const CSV_COLUMNS = [
 ] as const;
 
 /**
- * A CSV field: quoted when it holds a separator, quote or line break; a leading =, +, - or @
- * is prefixed with ' so that spreadsheets never run a customer's text as a formula.
- */
-function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/**
  * The filtered message log as CSV lines (header first), produced as it is read. The client is
  * checked before anything is sent, so an unknown one still answers 404.
  */
@@ -175,7 +166,7 @@ async function* csvLines(
   let lines: string[] = [];
   for await (const message of repo.eachMessage(deps.db, clientId, filter)) {
     lines.push(
-      `${CSV_COLUMNS.map((column) => csvField(message[column])).join(',')}\r\n`,
+      `${CSV_COLUMNS.map((column) => csvField(message[column], { text: typeof message[column] === 'string' })).join(',')}\r\n`,
     );
     if (lines.length >= 200) {
       yield lines.join('');

@@ -49,9 +49,10 @@ export async function insertRouteSplit(
 export async function findRouteSplit(
   q: Queryable,
   id: string,
+  { forUpdate = false } = {},
 ): Promise<RouteSplit | undefined> {
   const [row] = await q.query<RouteSplitRow>(
-    `SELECT ${COLUMNS} FROM route_splits WHERE id = $1`,
+    `SELECT ${COLUMNS} FROM route_splits WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
   return row && toRouteSplit(row);
@@ -70,15 +71,16 @@ export async function updateRouteSplit(
   return row && toRouteSplit(row);
 }
 
+/** Deletes a split; answers what it was, or undefined when there was none. */
 export async function deleteRouteSplit(
   q: Queryable,
   id: string,
-): Promise<boolean> {
-  const rows = await q.query(
-    'DELETE FROM route_splits WHERE id = $1 RETURNING id',
+): Promise<RouteSplit | undefined> {
+  const [row] = await q.query<RouteSplitRow>(
+    `DELETE FROM route_splits WHERE id = $1 RETURNING ${COLUMNS}`,
     [id],
   );
-  return rows.length > 0;
+  return row && toRouteSplit(row);
 }
 
 export async function listRouteSplits(

@@ -3,7 +3,8 @@ import type {
   RouteSplit,
   RouteSplitWithShare,
 } from '../../../shared/schemas/route-splits.ts';
-import type { Principal } from '../../auth/principal.ts';
+import { changedFields, recordAudit } from '../../audit/record.ts';
+import type { Actor } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import * as repo from './repo.ts';
@@ -14,7 +15,7 @@ import * as repo from './repo.ts';
  */
 export async function createRouteSplit(
   deps: Deps,
-  _actor: Principal,
+  actor: Actor,
   split: {
     userId: string;
     clientId: string;
@@ -22,7 +23,18 @@ export async function createRouteSplit(
     weight: number;
   },
 ): Promise<RouteSplit> {
-  const created = await repo.insertRouteSplit(deps.db, split);
+  const created = await deps.db.transaction(async (tx) => {
+    const row = await repo.insertRouteSplit(tx, split);
+    if (row) {
+      await recordAudit(tx, {
+        action: 'route_split.created',
+        actor,
+        ...target(row),
+        after: auditedFields(row),
+      });
+    }
+    return row;
+  });
   if (created) return created;
   const missing = await repo.findMissingOwner(deps.db, split);
   if (missing === 'user') throw notFound('User');
@@ -49,21 +61,56 @@ export async function listRouteSplits(
 
 export async function updateRouteSplit(
   deps: Deps,
-  _actor: Principal,
+  actor: Actor,
   id: string,
   change: { deliveryMethod: DeliveryMethod; weight: number },
 ): Promise<RouteSplit> {
-  const split = await repo.updateRouteSplit(deps.db, id, change);
-  if (!split) throw notFound('Route split');
-  return split;
+  return deps.db.transaction(async (tx) => {
+    const before = await repo.findRouteSplit(tx, id, { forUpdate: true });
+    if (!before) throw notFound('Route split');
+    const split = (await repo.updateRouteSplit(tx, id, change))!;
+    const changed = changedFields(auditedFields(before), auditedFields(split), [
+      'deliveryMethod',
+      'weight',
+    ]);
+    if (changed) {
+      await recordAudit(tx, {
+        action: 'route_split.updated',
+        actor,
+        ...target(split),
+        ...changed,
+      });
+    }
+    return split;
+  });
 }
 
 export async function deleteRouteSplit(
   deps: Deps,
-  _actor: Principal,
+  actor: Actor,
   id: string,
 ): Promise<void> {
-  if (!(await repo.deleteRouteSplit(deps.db, id))) {
-    throw notFound('Route split');
-  }
+  await deps.db.transaction(async (tx) => {
+    const deleted = await repo.deleteRouteSplit(tx, id);
+    if (!deleted) throw notFound('Route split');
+    await recordAudit(tx, {
+      action: 'route_split.deleted',
+      actor,
+      ...target(deleted),
+      before: auditedFields(deleted),
+    });
+  });
+}
+
+/** A split's change is recorded on its client (CONTRACT: targetType client). */
+function target(split: RouteSplit) {
+  return { targetType: 'client' as const, targetId: split.clientId };
+}
+
+function auditedFields(split: RouteSplit) {
+  return {
+    routeSplitId: split.id,
+    deliveryMethod: split.deliveryMethod,
+    weight: split.weight,
+  };
 }
