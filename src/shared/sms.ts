@@ -6,13 +6,7 @@
  * concatenated, and a surrogate pair (emoji) is never split.
  */
 
-const GSM7_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
-  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-const GSM7_EXTENSION = '\f^{}\\[~]|€';
-
-const BASIC = new Set(GSM7_BASIC);
-const EXTENSION = new Set(GSM7_EXTENSION);
+import { gsm7Septets, GSM7_BASIC_CODES, SEGMENT_LIMITS } from './gsm7.ts';
 
 export type SmsEncoding = 'GSM-7' | 'UCS-2';
 
@@ -27,10 +21,7 @@ export interface SmsCount {
   nonGsmCharacters: string[];
 }
 
-const LIMITS = {
-  'GSM-7': { single: 160, multi: 153 },
-  'UCS-2': { single: 70, multi: 67 },
-} as const;
+const LIMITS = SEGMENT_LIMITS;
 
 /** Splits text into characters by code point, so an emoji counts as one. */
 function characters(text: string): string[] {
@@ -39,14 +30,12 @@ function characters(text: string): string[] {
 
 function unitsOf(char: string, encoding: SmsEncoding): number {
   if (encoding === 'UCS-2') return char.length;
-  return EXTENSION.has(char) ? 2 : 1;
+  return gsm7Septets(char) ?? 1;
 }
 
 export function countSms(body: string): SmsCount {
   const chars = characters(body);
-  const nonGsm = [
-    ...new Set(chars.filter((c) => !BASIC.has(c) && !EXTENSION.has(c))),
-  ];
+  const nonGsm = [...new Set(chars.filter((c) => gsm7Septets(c) === null))];
   const encoding: SmsEncoding = nonGsm.length > 0 ? 'UCS-2' : 'GSM-7';
   const sizes = chars.map((c) => unitsOf(c, encoding));
   const units = sizes.reduce((sum, n) => sum + n, 0);
@@ -99,7 +88,7 @@ export const SENDER_RULE_MESSAGE =
 
 /** The GSM basic characters a handset shows in a sender: all but the line breaks. */
 const SENDER_CHARACTERS = new Set(
-  Array.from(GSM7_BASIC).filter((c) => c !== '\n' && c !== '\r'),
+  [...GSM7_BASIC_CODES.keys()].filter((c) => c !== '\n' && c !== '\r'),
 );
 const NUMERIC_SENDER = new RegExp(`^\\+?\\d{1,${SENDER_MAX_DIGITS}}$`);
 

@@ -1,34 +1,18 @@
 /**
  * GSM 03.38 default alphabet, as SMPP data_coding 0 carries it: one septet per octet (SMPP
  * does not pack septets), extension-table characters as 0x1B followed by their code.
- * The character set is the one src/shared/sms.ts counts as GSM-7 (a unit test checks it).
+ * The alphabet itself is src/shared/gsm7.ts, which the shared counter prices with.
  */
 
-/** Basic table by code 0x00–0x7F; 0x1B is the escape to the extension table. */
-const BASIC_TABLE =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
-  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+import {
+  GSM7_BASIC_CODES as BASIC_CODES,
+  GSM7_BASIC_TABLE as BASIC_TABLE,
+  GSM7_ESCAPE as ESCAPE,
+  GSM7_EXTENSION_CODES as EXTENSION_CODES,
+  gsm7Septets,
+} from '../../shared/gsm7.ts';
 
-export const ESCAPE = 0x1b;
-
-const EXTENSION_CODES: ReadonlyMap<string, number> = new Map([
-  ['\f', 0x0a],
-  ['^', 0x14],
-  ['{', 0x28],
-  ['}', 0x29],
-  ['\\', 0x2f],
-  ['[', 0x3c],
-  ['~', 0x3d],
-  [']', 0x3e],
-  ['|', 0x40],
-  ['€', 0x65],
-]);
-
-const BASIC_CODES: ReadonlyMap<string, number> = new Map(
-  Array.from(BASIC_TABLE)
-    .map((char, code): [string, number] => [char, code])
-    .filter(([, code]) => code !== ESCAPE),
-);
+export { ESCAPE, gsm7Septets };
 
 const EXTENSION_CHARS: ReadonlyMap<number, string> = new Map(
   Array.from(EXTENSION_CODES, ([char, code]): [number, string] => [code, char]),
@@ -39,13 +23,6 @@ export const GSM7_CHARACTERS: readonly string[] = [
   ...BASIC_CODES.keys(),
   ...EXTENSION_CODES.keys(),
 ];
-
-/** Septets the character takes: 1 (basic), 2 (extension), or null when not GSM-7. */
-export function gsm7Septets(char: string): 1 | 2 | null {
-  if (BASIC_CODES.has(char)) return 1;
-  if (EXTENSION_CODES.has(char)) return 2;
-  return null;
-}
 
 export function isGsm7(text: string): boolean {
   for (const char of text) if (gsm7Septets(char) === null) return false;

@@ -5,11 +5,9 @@
  */
 import { encodeGsm7, encodeUcs2, gsm7Septets } from './gsm7.ts';
 import type { Encoding } from './types.ts';
+import { SEGMENT_LIMITS } from '../../shared/gsm7.ts';
 
-const LIMITS = {
-  'GSM-7': { single: 160, multi: 153 },
-  'UCS-2': { single: 70, multi: 67 },
-} as const;
+const LIMITS = SEGMENT_LIMITS;
 
 /** Units a character takes in the encoding; throws when GSM-7 cannot carry it. */
 function unitsOf(char: string, encoding: Encoding): number {
