@@ -1,11 +1,36 @@
 import { fromPglite, PgBoss } from 'pg-boss';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import type { DeliveryLogger } from './types.ts';
 
 /** The queue of delivery jobs; migrations/003-delivery.sql inserts into it by this name. */
 export const DELIVERY_QUEUE = 'sms-delivery';
 /** The queue of status callbacks; migrations/006-status-callbacks.sql inserts into it. */
 export const CALLBACK_QUEUE = 'status-callback';
+
+/**
+ * pg-boss's schema version (package.json `pgboss.schema` of pg-boss) that the SQL writing into its
+ * job table was written for: enqueue_delivery (migrations/003-delivery.sql) and
+ * enqueue_status_callbacks (006-status-callbacks.sql) insert jobs straight into its partitions,
+ * and activeJobIds reads them. A pg-boss upgrade that changes its schema must be checked against
+ * that SQL before this number moves.
+ */
+export const PGBOSS_SCHEMA_VERSION = 46;
+
+/** Fails loudly when the installed pg-boss schema is not the one our SQL writes into. */
+export async function checkQueueSchema(db: Queryable): Promise<void> {
+  const [row] = await db.query<{ version: number | string }>(
+    'SELECT version FROM pgboss.version',
+  );
+  const installed = Number(row?.version);
+  if (installed !== PGBOSS_SCHEMA_VERSION) {
+    throw new Error(
+      `pg-boss schema version ${row?.version ?? 'unknown'} is installed, but the delivery SQL ` +
+        `(enqueue_delivery, enqueue_status_callbacks) was written for version ` +
+        `${PGBOSS_SCHEMA_VERSION}: check that SQL against pg-boss's job table, then update ` +
+        'PGBOSS_SCHEMA_VERSION in src/server/delivery/queue.ts',
+    );
+  }
+}
 
 /**
  * Per-job retry budget of pg-boss. The worker decides itself when a method is exhausted (see
@@ -68,6 +93,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     options.logger.error({ err }, 'delivery queue error'),
   );
   await boss.start();
+  await checkQueueSchema(db);
   const settings = {
     retryLimit: QUEUE_RETRY_LIMIT,
     retryDelay: options.retryDelaySeconds ?? 1,

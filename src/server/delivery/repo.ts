@@ -1,5 +1,6 @@
 /** The SQL of delivery: what workers read of a batch of messages, and the functions of 003. */
 import type { Queryable } from '../db/client.ts';
+import { DELIVERY_QUEUE } from './queue.ts';
 import type { Split } from './routing.ts';
 import type { DeliveryMethod, Encoding, FinalState } from './types.ts';
 
@@ -104,7 +105,8 @@ export async function deleteExpired(q: Queryable): Promise<void> {
 /** Jobs of the delivery queue marked active (pg-boss 12's job table). */
 export async function activeJobIds(q: Queryable): Promise<string[]> {
   const rows = await q.query<{ id: string }>(
-    "SELECT id FROM pgboss.job WHERE name = 'sms-delivery' AND state = 'active'",
+    "SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'",
+    [DELIVERY_QUEUE],
   );
   return rows.map((r) => r.id);
 }
