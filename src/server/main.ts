@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 
-// The only module that reads the environment, handles signals and exits: tests build the app
-// with their own config.
+// The server's entry (npm start): it reads the environment, handles signals and exits; tests
+// build the app with their own config. worker.ts is the same for the delivery-only process.
 let config: Config;
 try {
   config = loadConfig(process.env);
