@@ -19,7 +19,7 @@
  */
 import smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
-import { encodeSms } from '../split.ts';
+import { encodeSms } from '../sms-parts.ts';
 import type {
   Connector,
   DeliveryLogger,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countSms } from '../../shared/sms.ts';
 import { decodeGsm7, decodeUcs2 } from './gsm7.ts';
-import { encodeSms, splitText } from './split.ts';
+import { encodeSms, splitText } from './sms-parts.ts';
 
 describe('splitText', () => {
   it('keeps up to 160 septets / 70 units in one part', () => {
