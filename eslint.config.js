@@ -131,6 +131,20 @@ const boundaries = [
     ],
   ),
   {
+    // One way to know the caller: the scope sets request.actor (src/server/auth/scopes.ts).
+    files: ['src/server/features/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='principal']",
+          message:
+            'handlers know the caller as request.actor, set and checked by the scope',
+        },
+      ],
+    },
+  },
+  {
     // Infrastructure every feature builds on; only app.ts and routes.ts compose features.
     files: [
       'src/server/audit/**',

@@ -14,7 +14,7 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const creditPath = (clientId: string, balanceId = clientId) =>
   `/api/admin/clients/${clientId}/balances/${balanceId}/freecredit`;
 
-describe('GET /api/clients/{id}/balances/default', () => {
+describe('GET /api/clients/{clientId}/balances/default', () => {
   it('answers the balance of my client with the shape of spec section 3', async () => {
     const { http } = await registerUser(server.url);
     const client = await createClient(http);

@@ -13,7 +13,7 @@ import { startServer, type TestServer } from '../support/start-server.ts';
  * ledger and usage, and messages).
  */
 const CLIENT_CALLS = [
-  'GET /api/clients/:id/balances/default',
+  'GET /api/clients/:clientId/balances/default',
   'GET /api/clients/:clientId/balances/default/ledger',
   'GET /api/clients/:clientId/balances/default/ledger.csv',
   'GET /api/clients/:clientId/balances/default/usage',
@@ -99,6 +99,37 @@ describe('identity by scope', () => {
         `/api/clients/${client.id}/balances/default/${path}`,
       );
       expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+    }
+  });
+
+  it("names the client :clientId on every client-or-user route, and answers 404 to an API client for its owner's other clients", async () => {
+    const routes = apiRoutes().filter((r) => r.scope === 'client-or-user');
+    expect(
+      routes.filter((r) => !r.url.includes('/:clientId')).map((r) => r.call),
+    ).toEqual([]);
+    // A sibling client of the same owner: the credentials of one never reach the other.
+    const owner = (
+      await adminHttp(server.url).get(`/api/admin/clients/${client.id}`)
+    ).body.userId as string;
+    const sibling = await adminHttp(server.url).post('/api/admin/clients', {
+      userId: owner,
+      name: 'Sibling',
+    });
+    expect(sibling.status).toBe(201);
+    const http = clientHttp(server.url, client);
+    for (const route of routes) {
+      const path = route.url
+        .replace(':clientId', sibling.body.id)
+        .replace(/:\w+/g, client.id);
+      const answer = await http.request(
+        route.method,
+        path,
+        route.method === 'GET' ? undefined : {},
+      );
+      expect({ call: route.call, status: answer.status }).toEqual({
+        call: route.call,
+        status: 404,
+      });
     }
   });
 

@@ -54,9 +54,9 @@ describe('import boundaries', () => {
         'src/server/features/clients/routes.ts',
         [
           "import * as service from './service.ts';",
-          "import { userOf } from '../../auth/scopes.ts';",
+          "import { API_CLIENT_REFUSED } from '../../auth/scopes.ts';",
           "import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';",
-          'export const x = [service, userOf, DEFAULT_PAGE_SIZE];',
+          'export const x = [service, API_CLIENT_REFUSED, DEFAULT_PAGE_SIZE];',
         ].join('\n'),
       ),
     ).toEqual([]);
@@ -84,5 +84,16 @@ describe('import boundaries', () => {
         "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
       ),
     ).not.toEqual([]);
+  });
+  it('refuses a server feature reading request.principal instead of request.actor', async () => {
+    const [result] = await eslint.lintText(
+      'export const who = (request: { principal?: unknown }) => request.principal;\n',
+      { filePath: 'src/server/features/clients/routes.ts' },
+    );
+    expect(
+      (result?.messages ?? [])
+        .filter((m) => m.ruleId === 'no-restricted-syntax')
+        .map((m) => m.message),
+    ).toEqual([expect.stringMatching(/request\.actor/)]);
   });
 });

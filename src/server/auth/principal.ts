@@ -16,7 +16,7 @@ export type Principal = UserPrincipal | ClientPrincipal;
 
 /**
  * Who is calling and from which address: what services that change data take as `actor`, and
- * what the audit records. Built per request by `actorOf`, never cached (the cached principal
+ * what the audit records. Set per request as `request.actor` by the scopes, never cached (the cached principal
  * serves every address its credentials come from).
  */
 export type Actor = Principal & { ip: string };

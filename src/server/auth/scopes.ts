@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { authenticate } from './authenticate.ts';
-import type { Actor, UserPrincipal } from './principal.ts';
+import type { Actor } from './principal.ts';
 import { requireRole } from './require-role.ts';
 
 /**
@@ -18,6 +18,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     scope?: Scope;
   }
+  interface FastifyRequest {
+    /**
+     * Who is calling, from which address: set by every authenticated scope before the handler
+     * runs, the one way handlers know the caller. In the user and admin scopes it is always a
+     * user; in the client-or-user scope it may be an API client, already checked against the
+     * route's `:clientId`.
+     */
+    actor: Actor;
+  }
 }
 
 export const API_CLIENT_REFUSED =
@@ -30,8 +39,26 @@ function markScope(app: FastifyInstance, scope: Scope): void {
   });
 }
 
+async function setActor(request: FastifyRequest): Promise<void> {
+  if (!request.principal) throw unauthorized();
+  request.actor = { ...request.principal, ip: request.ip };
+}
+
 async function refuseApiClients(request: FastifyRequest): Promise<void> {
-  if (request.principal?.kind !== 'user') throw forbidden(API_CLIENT_REFUSED);
+  if (request.actor.kind !== 'user') throw forbidden(API_CLIENT_REFUSED);
+}
+
+/**
+ * An API client's credentials reach only that one client: any other `:clientId` answers 404,
+ * as if unknown. Checked once here, so no handler can forget it.
+ */
+async function keepClientToItsOwnId(request: FastifyRequest): Promise<void> {
+  const { actor } = request;
+  if (actor.kind !== 'client') return;
+  const { clientId } = request.params as { clientId?: string };
+  if (clientId?.toLowerCase() !== actor.clientId.toLowerCase()) {
+    throw notFound('Client');
+  }
 }
 
 export function publicScope(app: FastifyInstance): void {
@@ -40,48 +67,22 @@ export function publicScope(app: FastifyInstance): void {
 
 export function userScope(app: FastifyInstance, deps: Deps): void {
   markScope(app, 'user');
+  app.decorateRequest('actor', null as never);
   app.addHook('onRequest', authenticate(deps));
+  app.addHook('onRequest', setActor);
   app.addHook('onRequest', refuseApiClients);
 }
 
 export function clientOrUserScope(app: FastifyInstance, deps: Deps): void {
   markScope(app, 'client-or-user');
+  app.decorateRequest('actor', null as never);
   app.addHook('onRequest', authenticate(deps));
+  app.addHook('onRequest', setActor);
+  app.addHook('onRequest', keepClientToItsOwnId);
 }
 
 /** Registered inside the user scope: adds the role check of `config.role`. */
 export function adminScope(app: FastifyInstance): void {
   markScope(app, 'admin');
   app.addHook('onRequest', requireRole);
-}
-
-/**
- * The caller of an authenticated route (a user, or an API client acting for its owner) with
- * the request's address: the one way routes hand the acting principal to services.
- */
-export function actorOf(request: FastifyRequest): Actor {
-  if (!request.principal) throw unauthorized();
-  return { ...request.principal, ip: request.ip };
-}
-
-/** The user calling a route of the user or admin scope (whose hook refused anyone else). */
-export function userOf(request: FastifyRequest): UserPrincipal & Actor {
-  const actor = actorOf(request);
-  if (actor.kind !== 'user') throw forbidden(API_CLIENT_REFUSED);
-  return actor;
-}
-
-/**
- * The user whose client a client-or-user call may touch. A user acts on their own clients; an
- * API client's credentials reach only that one client, so any other id answers 404 as if unknown.
- */
-export function ownerOfClientCall(
-  request: FastifyRequest,
-  clientId: string,
-): string {
-  const actor = actorOf(request);
-  if (actor.kind === 'client' && actor.clientId !== clientId) {
-    throw notFound('Client');
-  }
-  return actor.user.id;
 }

@@ -28,6 +28,8 @@ export function nameText(label: string) {
 
 export const IdSchema = z.uuid({ message: 'Invalid id' });
 export const IdParamsSchema = z.object({ id: IdSchema });
+/** Every route on one client names it `:clientId` (the client-or-user scope checks it). */
+export const ClientIdParamsSchema = z.object({ clientId: IdSchema });
 
 /** ISO-8601 timestamp as serialised by the API. */
 export const TimestampSchema = z.iso.datetime({ offset: true });

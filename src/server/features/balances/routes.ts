@@ -11,14 +11,15 @@ import {
   UsageQuerySchema,
   UsageSchema,
 } from '../../../shared/schemas/balances.ts';
-import { IdParamsSchema, IdSchema } from '../../../shared/schemas/common.ts';
-import { actorOf, ownerOfClientCall } from '../../auth/scopes.ts';
+import {
+  ClientIdParamsSchema,
+  IdSchema,
+} from '../../../shared/schemas/common.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
 
 const tags = ['balances'];
-const ClientParamsSchema = z.object({ clientId: IdSchema });
 const BalanceParamsSchema = z.object({
   clientId: IdSchema,
   balanceId: IdSchema,
@@ -28,27 +29,25 @@ const BalanceParamsSchema = z.object({
 export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
-      '/clients/:id/balances/default',
+      '/clients/:clientId/balances/default',
       {
         schema: {
           tags,
           summary:
             "A client's default balance (user credentials, or that client's id and secret)",
-          params: IdParamsSchema,
+          params: ClientIdParamsSchema,
           response: {
             200: BalanceSchema,
             ...errorResponses(400, 401, 404),
           },
         },
       },
-      async (request) => {
-        const { id } = request.params;
-        return service.getDefaultBalance(
+      async (request) =>
+        service.getDefaultBalance(
           deps,
-          id,
-          ownerOfClientCall(request, id),
-        );
-      },
+          request.params.clientId,
+          request.actor.user.id,
+        ),
     );
 
     app.get(
@@ -58,7 +57,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary:
             "A client's ledger, newest first: every credit, debit and refund with the balance after it",
-          params: ClientParamsSchema,
+          params: ClientIdParamsSchema,
           querystring: LedgerQuerySchema,
           response: {
             200: LedgerSchema,
@@ -74,7 +73,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
           ...(await service.getLedger(
             deps,
             clientId,
-            ownerOfClientCall(request, clientId),
+            request.actor.user.id,
             filter,
             page,
           )),
@@ -90,7 +89,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary:
             "A client's whole ledger as CSV (text/csv), newest first, with the same filters",
-          params: ClientParamsSchema,
+          params: ClientIdParamsSchema,
           querystring: LedgerCsvQuerySchema,
           produces: ['text/csv'],
           response: {
@@ -105,7 +104,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
         const lines = await service.ledgerCsv(
           deps,
           clientId,
-          ownerOfClientCall(request, clientId),
+          request.actor.user.id,
           request.query,
         );
         return reply
@@ -125,7 +124,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary:
             'Messages, segments and amount spent per UTC day (default the last 30 days)',
-          params: ClientParamsSchema,
+          params: ClientIdParamsSchema,
           querystring: UsageQuerySchema,
           response: {
             200: UsageSchema,
@@ -138,7 +137,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
         return service.getUsage(
           deps,
           clientId,
-          ownerOfClientCall(request, clientId),
+          request.actor.user.id,
           request.query,
         );
       },
@@ -156,7 +155,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: "Any client's default balance",
-          params: ClientParamsSchema,
+          params: ClientIdParamsSchema,
           response: {
             200: BalanceSchema,
             ...errorResponses(400, 401, 403, 404),
@@ -184,7 +183,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        service.grantFreeCredit(deps, actorOf(request), {
+        service.grantFreeCredit(deps, request.actor, {
           ...request.params,
           ...request.body,
         }),
@@ -207,7 +206,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        service.setThreshold(deps, actorOf(request), {
+        service.setThreshold(deps, request.actor, {
           ...request.params,
           ...request.body,
         }),

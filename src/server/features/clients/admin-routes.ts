@@ -13,7 +13,6 @@ import {
   pagingSchema,
   SearchTextSchema,
 } from '../../../shared/schemas/common.ts';
-import { actorOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
@@ -45,9 +44,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .code(201)
-          .send(
-            await service.createClient(deps, actorOf(request), request.body),
-          ),
+          .send(await service.createClient(deps, request.actor, request.body)),
     );
 
     app.put(
@@ -68,7 +65,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) =>
         service.renameClient(
           deps,
-          actorOf(request),
+          request.actor,
           request.params.id,
           request.body.name,
         ),

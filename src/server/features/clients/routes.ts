@@ -13,7 +13,6 @@ import {
   IdParamsSchema,
   pagingSchema,
 } from '../../../shared/schemas/common.ts';
-import { actorOf, userOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses, NoContentSchema } from '../../schemas.ts';
 import * as service from './service.ts';
@@ -38,9 +37,9 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { user } = userOf(request);
+        const { user } = request.actor;
         return reply.code(201).send(
-          await service.createClient(deps, actorOf(request), {
+          await service.createClient(deps, request.actor, {
             userId: user.id,
             name: request.body.name,
           }),
@@ -59,7 +58,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { user } = userOf(request);
+        const { user } = request.actor;
         const page = request.query;
         return {
           ...(await service.listClients(deps, { userId: user.id }, page)),
@@ -86,7 +85,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         return service.getOwnClient(
           deps,
           request.params.id,
-          userOf(request).user.id,
+          request.actor.user.id,
         );
       },
     );
@@ -113,9 +112,9 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) => {
         return service.updateOwnClient(
           deps,
-          actorOf(request),
+          request.actor,
           request.params.id,
-          userOf(request).user.id,
+          request.actor.user.id,
           request.body,
         );
       },
@@ -137,9 +136,9 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request, reply) => {
         await service.deleteClient(
           deps,
-          actorOf(request),
+          request.actor,
           request.params.id,
-          userOf(request).user.id,
+          request.actor.user.id,
         );
         return reply.code(204).send();
       },
@@ -166,7 +165,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         service.sendTestCallback(
           deps,
           request.params.id,
-          userOf(request).user.id,
+          request.actor.user.id,
         ),
     );
 
@@ -188,9 +187,9 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) => {
         return service.resetSecret(
           deps,
-          actorOf(request),
+          request.actor,
           request.params.id,
-          userOf(request).user.id,
+          request.actor.user.id,
           request.body?.graceSeconds ?? 0,
         );
       },

@@ -2,7 +2,10 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IdSchema } from '../../../shared/schemas/common.ts';
+import {
+  ClientIdParamsSchema,
+  IdSchema,
+} from '../../../shared/schemas/common.ts';
 import {
   IdempotencyKeySchema,
   MessageDetailSchema,
@@ -12,14 +15,12 @@ import {
   MessageSchema,
   SendSmsSchema,
 } from '../../../shared/schemas/messages.ts';
-import { actorOf, ownerOfClientCall } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest } from '../../errors.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
 
 const tags = ['messages'];
-const ClientParamsSchema = z.object({ clientId: IdSchema });
 const MessageParamsSchema = z.object({
   clientId: IdSchema,
   messageId: IdSchema,
@@ -69,7 +70,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             'client within 24 hours answers the first message again (201, header ' +
             '`Idempotent-Replayed: true`) and charges nothing; the same key with a different ' +
             'request answers 422. A refused send (402, 404) keeps no key.',
-          params: ClientParamsSchema,
+          params: ClientIdParamsSchema,
           body: SendSmsSchema,
           response: {
             201: MessageSchema,
@@ -79,11 +80,10 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { clientId } = request.params;
-        ownerOfClientCall(request, clientId);
         const key = idempotencyKey(request);
         const { message, replayed } = await service.sendSms(
           deps,
-          actorOf(request),
+          request.actor,
           clientId,
           request.body,
           key,
@@ -100,7 +100,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary: "A client's message log",
           description: LOG_DESCRIPTION,
-          params: ClientParamsSchema,
+          params: ClientIdParamsSchema,
           querystring: MessageQuerySchema,
           response: {
             200: MessageListSchema,
@@ -113,7 +113,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
         return service.listMessages(
           deps,
           clientId,
-          ownerOfClientCall(request, clientId),
+          request.actor.user.id,
           request.query,
         );
       },
@@ -126,7 +126,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary: "A client's message log as CSV (text/csv, streamed)",
           description: `${LOG_DESCRIPTION} One row per message, columns ${service.CSV_COLUMNS.join(', ')}.`,
-          params: ClientParamsSchema,
+          params: ClientIdParamsSchema,
           querystring: MessageFilterSchema,
           response: errorResponses(400, 401, 404),
         },
@@ -138,7 +138,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           await service.messagesCsv(
             deps,
             clientId,
-            ownerOfClientCall(request, clientId),
+            request.actor.user.id,
             request.query,
           ),
         );
@@ -163,7 +163,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
         return service.getMessage(
           deps,
           clientId,
-          ownerOfClientCall(request, clientId),
+          request.actor.user.id,
           messageId,
         );
       },
@@ -183,7 +183,7 @@ export function adminMessagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags: ['admin: messages'],
           summary: "Any client's message log",
           description: LOG_DESCRIPTION,
-          params: ClientParamsSchema,
+          params: ClientIdParamsSchema,
           querystring: MessageQuerySchema,
           response: {
             200: MessageListSchema,

@@ -5,7 +5,6 @@ import {
   RoleInputSchema,
   UserRoleListSchema,
 } from '../../../shared/schemas/roles.ts';
-import { actorOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
@@ -53,7 +52,7 @@ export function adminRolesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/users/:id/roles/add',
       roleChange('CREATE', 'Grant a role; answers the updated list'),
       async (request) => ({
-        roles: await service.changeRole(deps, actorOf(request), {
+        roles: await service.changeRole(deps, request.actor, {
           userId: request.params.id,
           role: request.body.role,
           change: 'add',
@@ -65,7 +64,7 @@ export function adminRolesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/users/:id/roles/remove',
       roleChange('DELETE', 'Take a role away; answers the updated list'),
       async (request) => ({
-        roles: await service.changeRole(deps, actorOf(request), {
+        roles: await service.changeRole(deps, request.actor, {
           userId: request.params.id,
           role: request.body.role,
           change: 'remove',

@@ -11,7 +11,6 @@ import {
   RouteSplitSchema,
   UpdateRouteSplitSchema,
 } from '../../../shared/schemas/route-splits.ts';
-import { actorOf } from '../../auth/scopes.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses, NoContentSchema } from '../../schemas.ts';
 import * as service from './service.ts';
@@ -42,11 +41,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
         reply
           .code(201)
           .send(
-            await service.createRouteSplit(
-              deps,
-              actorOf(request),
-              request.body,
-            ),
+            await service.createRouteSplit(deps, request.actor, request.body),
           ),
     );
 
@@ -68,7 +63,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) =>
         service.updateRouteSplit(
           deps,
-          actorOf(request),
+          request.actor,
           request.params.id,
           request.body,
         ),
@@ -130,11 +125,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await service.deleteRouteSplit(
-          deps,
-          actorOf(request),
-          request.params.id,
-        );
+        await service.deleteRouteSplit(deps, request.actor, request.params.id);
         return reply.code(204).send();
       },
     );

@@ -12,7 +12,6 @@ import {
 } from '../../../shared/schemas/users.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../schemas.ts';
-import { actorOf } from '../../auth/scopes.ts';
 import * as service from './service.ts';
 
 const tags = ['admin: users'];
@@ -76,7 +75,7 @@ export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) =>
         service.updateProfile(
           deps,
-          actorOf(request),
+          request.actor,
           request.params.id,
           request.body,
         ),

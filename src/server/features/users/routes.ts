@@ -7,7 +7,6 @@ import {
   UserSchema,
 } from '../../../shared/schemas/users.ts';
 import type { Deps } from '../../deps.ts';
-import { actorOf, userOf } from '../../auth/scopes.ts';
 import { HttpError } from '../../errors.ts';
 import { errorResponses, NoContentSchema } from '../../schemas.ts';
 import * as service from './service.ts';
@@ -67,7 +66,7 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
       // Served from the verified principal: every change to it drops the cached credentials.
       async (request) => {
-        const { user, roles } = userOf(request);
+        const { user, roles } = request.actor;
         return { ...user, roles };
       },
     );
@@ -85,8 +84,8 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) =>
         service.updateProfile(
           deps,
-          actorOf(request),
-          userOf(request).user.id,
+          request.actor,
+          request.actor.user.id,
           request.body,
         ),
     );
@@ -106,7 +105,7 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await service.changePassword(deps, actorOf(request), request.body);
+        await service.changePassword(deps, request.actor, request.body);
         return reply.code(204).send();
       },
     );
