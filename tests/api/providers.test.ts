@@ -56,15 +56,17 @@ const vonageWebhook = () => `${server.url}/api/webhooks/vonage/dlr`;
 const gatewayWebhook = () => `${server.url}/api/webhooks/world-special/dlr`;
 
 /** A funded customer whose client routes over the given splits (method → weight). */
-async function customer(splits: Record<string, number>) {
-  const owner = await registerUser(server.url);
+async function customer(splits: Record<string, number>, on = server) {
+  const owner = await registerUser(on.url);
   const client = await createClient(owner.http);
-  await giveCredit(server.url, client.id, 10);
+  await giveCredit(on.url, client.id, 10);
   for (const [deliveryMethod, weight] of Object.entries(splits)) {
-    const created = await adminHttp(server.url).post(
-      '/api/admin/routes/split',
-      { userId: client.userId, clientId: client.id, deliveryMethod, weight },
-    );
+    const created = await adminHttp(on.url).post('/api/admin/routes/split', {
+      userId: client.userId,
+      clientId: client.id,
+      deliveryMethod,
+      weight,
+    });
     expect(created.status).toBe(201);
   }
   const send = async (body: string, sender = 'Shop') => {
@@ -81,8 +83,8 @@ async function customer(splits: Record<string, number>) {
   return { client, send, wait, submitted };
 }
 
-const vonageSubmitOf = (messageId: string) =>
-  vonage.submits.filter((s) => s.fields['client-ref'] === messageId);
+const vonageSubmitOf = (messageId: string, from = vonage) =>
+  from.submits.filter((s) => s.fields['client-ref'] === messageId);
 const gatewayRequestsOf = (messageId: string) =>
   gateway.requests.filter((r) => r.body?.messageId === messageId);
 
@@ -400,5 +402,101 @@ describe('WORLD_SPECIAL', () => {
       /^invalid receipt: status/,
     );
     expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+  });
+
+  it('refuses ids the database cannot store or are over 100 characters (400), and stores a cleaned, cut error', async () => {
+    const c = await customer({ WORLD_SPECIAL: 10 });
+    const sent = await c.send('hostile gateway');
+    await c.submitted(sent.id);
+    const id = gatewayRequestsOf(sent.id)[0]!.id!;
+    for (const bad of ['A\u0000B', 'A\ud800B', '\udc00', 'x'.repeat(101)]) {
+      const answer = await sendGatewayReceipt(
+        gatewayWebhook(),
+        { id: bad, status: 'rejected' },
+        TOKEN,
+      );
+      expect(answer.status, JSON.stringify(bad)).toBe(400);
+      expect(JSON.parse(answer.text).message).toMatch(/^invalid receipt: id: /);
+    }
+    // The real receipt, with an error text no column should hold as it is.
+    const answer = await sendGatewayReceipt(
+      gatewayWebhook(),
+      {
+        id,
+        status: 'undelivered',
+        error: `handset\u0000 off \ud800${'z'.repeat(1000)}`,
+      },
+      TOKEN,
+    );
+    expect(answer.status).toBe(200);
+    const done = await c.wait(sent.id);
+    expect(done.state).toBe('UNDELIVERED');
+    const error = done.attempts[0].error as string;
+    expect(error.startsWith('undelivered: handset off \ufffdzzz')).toBe(true);
+    expect(error.length).toBe('undelivered: '.length + 200);
+  });
+});
+
+describe('Vonage without VONAGE_SIGNATURE_SECRET (anyone can call the webhook)', () => {
+  let ownVonage: TestVonage;
+  let open: TestServer;
+  beforeAll(async () => {
+    ownVonage = await startVonage({ apiKey: 'key-2', apiSecret: 'secret-2' });
+    open = await startServer({
+      VONAGE_API_KEY: 'key-2',
+      VONAGE_API_SECRET: 'secret-2',
+      VONAGE_BASE_URL: ownVonage.baseUrl,
+      PUBLIC_URL,
+    });
+  });
+  afterAll(async () => {
+    await open?.close();
+    await ownVonage?.close();
+  });
+  const webhook = () => `${open.url}/api/webhooks/vonage/dlr`;
+
+  it('refuses ids PostgreSQL cannot store or over 100 characters with 400, and still takes valid receipts', async () => {
+    const c = await customer({ VONAGE_SMS: 10 }, open);
+    const sent = await c.send('garbage around me');
+    await c.submitted(sent.id);
+    const get = async (query: string) => {
+      const response = await fetch(`${webhook()}?${query}`);
+      return {
+        status: response.status,
+        body: (await response.json()) as { message: string },
+      };
+    };
+    // NUL, a lone surrogate as UTF-8 escapes, one as a raw escape, too long, a NUL client-ref.
+    for (const query of [
+      'messageId=A%00B&status=delivered',
+      'messageId=A%ED%A0%80B&status=delivered',
+      'messageId=A%D8%00B&status=delivered',
+      `messageId=${'A'.repeat(101)}&status=delivered`,
+      `messageId=0C00000000000001&status=delivered&client-ref=${sent.id}%00`,
+    ]) {
+      const answer = await get(query);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.message, query).toMatch(/^Invalid (Vonage )?receipt/);
+    }
+    const json = await fetch(webhook(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messageId: 'A\ud800B', status: 'delivered' }),
+    });
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { message: string }).message).toMatch(
+      /messageId must be printable/,
+    );
+    const form = await fetch(webhook(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'messageId=A%ED%A0%80B&status=delivered',
+    });
+    expect(form.status).toBe(400);
+
+    const [submit] = vonageSubmitOf(sent.id, ownVonage);
+    const real = vonageReceiptFields(submit!, { status: 'delivered' });
+    expect((await sendVonageReceipt(webhook(), real)).status).toBe(200);
+    expect((await c.wait(sent.id)).state).toBe('DELIVERED');
   });
 });

@@ -386,6 +386,30 @@ describe('parseVonageReceipt', () => {
     });
   });
 
+  it('refuses ids the database cannot store, and cuts a hostile err-code', () => {
+    for (const messageId of ['A\u0000B', 'A\ud800B', 'A B', 'x'.repeat(101)]) {
+      expect(
+        parseVonageReceipt({ messageId, status: 'delivered' }),
+      ).toHaveProperty('ignore', expect.stringMatching(/^messageId /));
+    }
+    expect(
+      parseVonageReceipt({
+        messageId: '0C00000000000001',
+        status: 'delivered',
+        'client-ref': 'ref\u0000',
+      }),
+    ).toHaveProperty('ignore', expect.stringMatching(/^client-ref /));
+    expect(
+      parseVonageReceipt({ messageId: 'x'.repeat(100), status: 'delivered' }),
+    ).toMatchObject({ state: 'DELIVERED' });
+    const parsed = parseVonageReceipt({
+      messageId: '0C00000000000001',
+      status: 'rejected',
+      'err-code': `6\u0000${'9'.repeat(100)}`,
+    });
+    expect(parsed).toMatchObject({ error: `rejected err:6${'9'.repeat(19)}` });
+  });
+
   it('reads the fields of a GET query, a POST form or a POST JSON body alike', () => {
     expect(
       vonageFields(

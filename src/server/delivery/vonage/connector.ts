@@ -47,6 +47,8 @@ import {
   type HttpConnector,
   type RetryPolicy,
 } from '../http/submitter.ts';
+import { storableText } from '../../../shared/text.ts';
+import { receiptIdProblem } from '../receipt-fields.ts';
 import type {
   DeliveryLogger,
   FinalState,
@@ -310,6 +312,13 @@ export function parseVonageReceipt(
 ): Receipt | { ignore: string } {
   const providerMessageId = (fields.messageId ?? '').trim();
   if (!providerMessageId) return { ignore: 'receipt without messageId' };
+  // Checked here, before anything is stored: see receipt-fields.ts.
+  const idProblem =
+    receiptIdProblem('messageId', providerMessageId) ??
+    (fields['client-ref']
+      ? receiptIdProblem('client-ref', fields['client-ref'])
+      : null);
+  if (idProblem) return { ignore: idProblem };
   const status = (fields.status ?? '').trim().toLowerCase();
   if (!RECEIPT_STATES.has(status)) {
     return { ignore: `unrecognised receipt status ${JSON.stringify(status)}` };
@@ -317,7 +326,8 @@ export function parseVonageReceipt(
   const state = RECEIPT_STATES.get(status);
   if (!state) return { ignore: `non-final receipt status ${status}` };
   if (state === 'DELIVERED') return { providerMessageId, state, error: null };
-  const code = (fields['err-code'] ?? '').trim();
+  // Vonage's codes are a few digits; anything else is kept only as far as it can be stored.
+  const code = storableText((fields['err-code'] ?? '').trim(), 20);
   const meaning = RECEIPT_ERRORS.get(code);
   const error =
     code && !/^0+$/.test(code)

@@ -5,6 +5,7 @@ import {
   VONAGE_RECEIPT_PATH,
   WORLD_SPECIAL_RECEIPT_PATH,
 } from '../../delivery/webhook-paths.ts';
+import { strictFormFields } from '../../delivery/receipt-fields.ts';
 import { badRequest } from '../../errors.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
@@ -18,6 +19,20 @@ const answer = (result: service.ReceiptAnswer) => ({
 const path = (full: string) => full.replace(/^\/api/, '');
 
 /**
+ * The query string decoded strictly (Fastify's parser leaves an escape that is not UTF-8 as
+ * it was, e.g. a lone surrogate's %ED%A0%80): a receipt we would read otherwise than it was
+ * meant is refused.
+ */
+function strictQuery(url: string): Record<string, string> {
+  const at = url.indexOf('?');
+  const fields = strictFormFields(at < 0 ? '' : url.slice(at + 1));
+  if (!fields) throw badRequest(MALFORMED);
+  return fields;
+}
+const MALFORMED =
+  'Invalid receipt: a percent-escape in the query string or form is not UTF-8';
+
+/**
  * Public: the providers call these. Each checks its provider's own credential (Vonage's
  * signature when VONAGE_SIGNATURE_SECRET is set, the gateway's bearer token) instead of ours.
  */
@@ -28,7 +43,9 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+        const fields = strictFormFields(body as string);
+        if (fields) done(null, fields);
+        else done(badRequest(MALFORMED));
       },
     );
     const vonage = {
@@ -43,7 +60,9 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
     };
     app.get(path(VONAGE_RECEIPT_PATH), vonage, async (request) =>
-      answer(await service.vonageReceipt(deps, request.query, undefined)),
+      answer(
+        await service.vonageReceipt(deps, strictQuery(request.url), undefined),
+      ),
     );
     app.post(path(VONAGE_RECEIPT_PATH), vonage, async (request) => {
       if (request.body !== undefined && typeof request.body !== 'object') {
@@ -52,7 +71,11 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
         );
       }
       return answer(
-        await service.vonageReceipt(deps, request.query, request.body),
+        await service.vonageReceipt(
+          deps,
+          strictQuery(request.url),
+          request.body,
+        ),
       );
     });
     app.post(

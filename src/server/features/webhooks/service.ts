@@ -2,7 +2,8 @@
  * Delivery receipts of the HTTP providers: check who sent them, read them, and hand them to
  * the delivery's receipt path (which keeps final states final and waits for ids it does not
  * know yet). A receipt is acknowledged (2xx) only once stored, so a failure makes the provider
- * send it again.
+ * send it again. Nothing reaches the database before every id in it has been checked
+ * (receipt-fields.ts): receipts share a write with other customers' submits.
  */
 import type { Deps } from '../../deps.ts';
 import {
