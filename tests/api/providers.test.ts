@@ -437,6 +437,10 @@ describe('WORLD_SPECIAL', () => {
   });
 });
 
+/** Vonage's ids come in sequence: the id its next submit will get, from one it gave. */
+const nextVonageId = (id: string) =>
+  (BigInt(`0x${id}`) + 1n).toString(16).toUpperCase().padStart(16, '0');
+
 describe('Vonage without VONAGE_SIGNATURE_SECRET (anyone can call the webhook)', () => {
   let ownVonage: TestVonage;
   let open: TestServer;
@@ -454,6 +458,95 @@ describe('Vonage without VONAGE_SIGNATURE_SECRET (anyone can call the webhook)',
     await ownVonage?.close();
   });
   const webhook = () => `${open.url}/api/webhooks/vonage/dlr`;
+
+  /** What Vonage would send for this part, unsigned. */
+  const unsigned = (messageId: string, clientRef: string, status: string) => ({
+    messageId,
+    status,
+    'err-code': status === 'delivered' ? '0' : '6',
+    'client-ref': clientRef,
+    msisdn: '447700900123',
+    to: 'Shop',
+  });
+
+  it("a forged receipt for the next id, posted before its submit, does not decide another customer's message", async () => {
+    const attacker = await customer({ VONAGE_SMS: 10 }, open);
+    const victim = await customer({ VONAGE_SMS: 10 }, open);
+    const own = await attacker.send('mine');
+    const ownSubmitted = await attacker.submitted(own.id);
+    const next = nextVonageId(ownSubmitted.attempts[0].providerMessageId);
+    // The attacker names its own live message as client-ref, so the receipt may wait.
+    const forged = await sendVonageReceipt(
+      webhook(),
+      unsigned(next, own.id, 'rejected'),
+    );
+    expect(forged.status).toBe(200);
+
+    const sent = await victim.send('not yours to reject');
+    const submitted = await victim.submitted(sent.id);
+    expect(submitted.attempts[0].providerMessageId).toBe(next);
+    expect(submitted.state).toBe('SUBMITTED');
+    // Vonage's real receipt (unsigned too, naming the victim's message) decides it.
+    const [submit] = vonageSubmitOf(sent.id, ownVonage);
+    const real = vonageReceiptFields(submit!, { status: 'delivered' });
+    expect((await sendVonageReceipt(webhook(), real)).status).toBe(200);
+    expect((await victim.wait(sent.id)).state).toBe('DELIVERED');
+    // The attacker's own message was not touched either.
+    expect((await attacker.wait(own.id, () => true)).state).toBe('SUBMITTED');
+  });
+
+  it('a forged receipt for a claimed id naming another message changes nothing; one without our client-ref is not stored', async () => {
+    const attacker = await customer({ VONAGE_SMS: 10 }, open);
+    const victim = await customer({ VONAGE_SMS: 10 }, open);
+    const own = await attacker.send('mine');
+    await attacker.submitted(own.id);
+    const sent = await victim.send('claimed already');
+    const submitted = await victim.submitted(sent.id);
+    const id = submitted.attempts[0].providerMessageId as string;
+
+    const wrongRef = await sendVonageReceipt(
+      webhook(),
+      unsigned(id, own.id, 'rejected'),
+      'POST',
+    );
+    expect(wrongRef.status).toBe(200);
+    const noRef = await sendVonageReceipt(webhook(), {
+      messageId: id,
+      status: 'rejected',
+    });
+    expect(noRef.status).toBe(200);
+    expect(JSON.parse(noRef.text)).toEqual({ status: 'ignored' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await victim.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+
+    const [submit] = vonageSubmitOf(sent.id, ownVonage);
+    const real = vonageReceiptFields(submit!, {
+      status: 'failed',
+      errCode: '7',
+    });
+    expect((await sendVonageReceipt(webhook(), real, 'POST')).status).toBe(200);
+    const done = await victim.wait(sent.id);
+    expect(done.state).toBe('UNDELIVERED');
+    expect(done.attempts[0].error).toBe('failed err:7 (Handset Busy)');
+  });
+
+  it('keeps at most 10 unclaimed receipts waiting for one message', async () => {
+    const attacker = await customer({ VONAGE_SMS: 10 }, open);
+    const own = await attacker.send('mine');
+    await attacker.submitted(own.id);
+    for (let i = 0; i < 15; i++) {
+      const answer = await sendVonageReceipt(
+        webhook(),
+        unsigned(`FFFF${String(i).padStart(12, '0')}`, own.id, 'rejected'),
+      );
+      expect(answer.status).toBe(200);
+    }
+    const [row] = await open.app.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM message_parts WHERE receipt_client_ref = $1',
+      [own.id],
+    );
+    expect(row!.n).toBe(10);
+  });
 
   it('refuses ids PostgreSQL cannot store or over 100 characters with 400, and still takes valid receipts', async () => {
     const c = await customer({ VONAGE_SMS: 10 }, open);

@@ -19,8 +19,12 @@ import { badRequest, unauthorized } from '../../errors.ts';
 
 export type ReceiptAnswer =
   | { taken: true }
-  /** Understood, but not a final word (Vonage's accepted/buffered): nothing to store. */
+  /** Understood, but nothing to store (not a final word, or not about a message of ours). */
   | { taken: false; reason: string };
+
+/** Our message ids, which we send to Vonage as client-ref. */
+const MESSAGE_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Vonage: the fields of the query string and of the form or JSON body, together. */
 export async function vonageReceipt(
@@ -44,7 +48,21 @@ export async function vonageReceipt(
     }
     throw badRequest(`Invalid Vonage receipt: ${parsed.ignore}`);
   }
-  await deps.deliveryReceipts.deliver('VONAGE_SMS', parsed);
+  if (signature) {
+    await deps.deliveryReceipts.deliver('VONAGE_SMS', parsed);
+    return { taken: true };
+  }
+  // Unsigned: anyone could have sent it, so it may decide only the message it names (we send
+  // our message id as client-ref). Without one of our ids there it names none: answered 200
+  // so that a real sender stops, and not stored.
+  const clientRef = fields['client-ref'] ?? '';
+  if (!MESSAGE_ID.test(clientRef)) {
+    return { taken: false, reason: 'unsigned receipt without our client-ref' };
+  }
+  await deps.deliveryReceipts.deliver('VONAGE_SMS', {
+    ...parsed,
+    unauthenticated: { clientRef: clientRef.toLowerCase() },
+  });
   return { taken: true };
 }
 
