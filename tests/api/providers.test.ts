@@ -306,6 +306,37 @@ describe('VONAGE_SMS', () => {
     expect(JSON.parse(bad.text).message).toMatch(/unrecognised receipt status/);
     expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
   });
+
+  it('refuses a signed receipt whose timestamp is over 5 minutes old or in the future (401)', async () => {
+    const c = await customer({ VONAGE_SMS: 10 });
+    const sent = await c.send('fresh signatures only');
+    await c.submitted(sent.id);
+    const [submit] = vonageSubmitOf(sent.id);
+    const now = Math.floor(Date.now() / 1000);
+    const signedAt = (timestamp: number) =>
+      vonageReceiptFields(submit!, {
+        status: 'rejected',
+        signature: { ...SIGNATURE, timestamp },
+      });
+    // A captured receipt, validly signed, sent again later.
+    const replayed = await sendVonageReceipt(
+      vonageWebhook(),
+      signedAt(now - 6 * 60),
+    );
+    expect(replayed.status).toBe(401);
+    expect(JSON.parse(replayed.text).message).toMatch(/older than 300 s/);
+    const future = await sendVonageReceipt(
+      vonageWebhook(),
+      signedAt(now + 6 * 60),
+      'POST',
+    );
+    expect(future.status).toBe(401);
+    expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+    // Within the window (a little clock skew too) it is taken.
+    const fresh = await sendVonageReceipt(vonageWebhook(), signedAt(now + 20));
+    expect(fresh.status).toBe(200);
+    expect((await c.wait(sent.id)).state).toBe('REJECTED');
+  });
 });
 
 describe('WORLD_SPECIAL', () => {
@@ -591,5 +622,52 @@ describe('Vonage without VONAGE_SIGNATURE_SECRET (anyone can call the webhook)',
     const real = vonageReceiptFields(submit!, { status: 'delivered' });
     expect((await sendVonageReceipt(webhook(), real)).status).toBe(200);
     expect((await c.wait(sent.id)).state).toBe('DELIVERED');
+  });
+});
+
+describe('webhooks without Vonage configured, under a low WEBHOOK_RATE_LIMIT', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startServer({
+      WORLD_SPECIAL_TOKEN: TOKEN,
+      WEBHOOK_RATE_LIMIT: '5',
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('answers 404 at the Vonage webhook when nothing is sent through Vonage', async () => {
+    const answer = await sendVonageReceipt(
+      `${limited.url}/api/webhooks/vonage/dlr`,
+      { messageId: '0C00000000000001', status: 'rejected', 'err-code': '6' },
+    );
+    expect(answer.status).toBe(404);
+  });
+
+  it('answers 429 with Retry-After beyond the limit from one address, and nothing else is limited', async () => {
+    // After the previous test's request: a fresh second.
+    await new Promise((r) => setTimeout(r, 1100));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        fetch(`${limited.url}/api/webhooks/world-special/dlr`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${TOKEN}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ id: 'unknown-1', status: 'delivered' }),
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(5);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(7);
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused[0]!.json()) as { message: string }).message).toMatch(
+      /Too many webhook requests/,
+    );
+    expect((await fetch(`${limited.url}/api/health`)).status).toBe(200);
   });
 });

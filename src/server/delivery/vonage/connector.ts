@@ -393,3 +393,29 @@ export function verifyVonageSignature(
   if (given.length !== expected.length) return false;
   return timingSafeEqual(given, expected);
 }
+
+/** A signed receipt older than this is refused: a captured one cannot be replayed later. */
+export const VONAGE_SIGNATURE_MAX_AGE_SECONDS = 300;
+/** How far ahead of our clock a signed `timestamp` may be (clocks drift). */
+export const VONAGE_SIGNATURE_MAX_SKEW_SECONDS = 60;
+
+/**
+ * Why a signed receipt's `timestamp` (unix seconds, one of the signed fields) is not fresh, or
+ * null when it is. Without this check a receipt signed once could be sent again at any time.
+ */
+export function vonageTimestampProblem(
+  fields: Record<string, string>,
+  nowMs: number = Date.now(),
+): string | null {
+  const raw = fields.timestamp ?? '';
+  if (!/^\d{1,12}$/.test(raw))
+    return 'signed receipt without a valid timestamp';
+  const age = Math.floor(nowMs / 1000) - Number(raw);
+  if (age > VONAGE_SIGNATURE_MAX_AGE_SECONDS) {
+    return `signed receipt older than ${VONAGE_SIGNATURE_MAX_AGE_SECONDS} s`;
+  }
+  if (age < -VONAGE_SIGNATURE_MAX_SKEW_SECONDS) {
+    return 'signed receipt timestamp is in the future';
+  }
+  return null;
+}

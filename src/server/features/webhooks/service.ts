@@ -10,12 +10,13 @@ import {
   parseVonageReceipt,
   verifyVonageSignature,
   vonageFields,
+  vonageTimestampProblem,
 } from '../../delivery/vonage/connector.ts';
 import {
   bearerMatches,
   parseWorldSpecialReceipt,
 } from '../../delivery/world-special/connector.ts';
-import { badRequest, unauthorized } from '../../errors.ts';
+import { badRequest, notFound, unauthorized } from '../../errors.ts';
 
 export type ReceiptAnswer =
   | { taken: true }
@@ -32,13 +33,17 @@ export async function vonageReceipt(
   query: unknown,
   body: unknown,
 ): Promise<ReceiptAnswer> {
+  // Nothing is sent through Vonage without its key, so no receipt of ours can come: a webhook
+  // that stored receipts anyway would only be a public way to write rows.
+  if (!deps.config.delivery.vonage) throw notFound('Vonage webhook');
   const fields = vonageFields(query, body);
   const signature = deps.config.delivery.vonageSignature;
-  if (
-    signature &&
-    !verifyVonageSignature(fields, signature.secret, signature.method)
-  ) {
-    throw unauthorized('Missing or invalid Vonage signature');
+  if (signature) {
+    if (!verifyVonageSignature(fields, signature.secret, signature.method)) {
+      throw unauthorized('Missing or invalid Vonage signature');
+    }
+    const stale = vonageTimestampProblem(fields);
+    if (stale) throw unauthorized(`Invalid Vonage signature: ${stale}`);
   }
   const parsed = parseVonageReceipt(fields);
   if ('ignore' in parsed) {
