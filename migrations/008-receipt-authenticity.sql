@@ -24,7 +24,7 @@ ALTER TABLE message_parts
 
 -- Vonage receipts already waiting were taken before this check, possibly forged: where they came
 -- from is unknown, so they now count as unauthenticated without a client-ref and are dropped
--- by the submit that claims their id (that message then waits for another receipt or expires).
+-- by the submit that claims their id (that message then waits for another receipt).
 UPDATE message_parts SET receipt_authenticated = false
 WHERE message_id IS NULL AND state IS NOT NULL AND method = 'VONAGE_SMS';
 
