@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       MAX_CONNECTIONS: '500',
       TRUST_PROXY: 'true',
       REGISTER_LIMIT: '5',
+      WEBHOOK_RATE_LIMIT: '50',
       SMPP_HOST: 'smsc.example.test',
       SMPP_PORT: '2776',
       SMPP_SYSTEM_ID: 'acme',
@@ -77,6 +78,7 @@ describe('loadConfig', () => {
       },
       trustProxy: true,
       registerLimit: 5,
+      webhookRateLimit: 50,
       delivery: {
         smpp: {
           host: 'smsc.example.test',
@@ -103,6 +105,7 @@ describe('loadConfig', () => {
   it('trusts no proxy by default, and takes only true or false', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({}).registerLimit).toBe(30);
+    expect(loadConfig({}).webhookRateLimit).toBe(300);
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(
       /TRUST_PROXY: must be true or false/,
     );

@@ -93,6 +93,12 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
     .optional(),
   WORLD_SPECIAL_TOKEN: z.string().min(1).optional(),
+  // Not in the contract: requests a second one address may send to the provider webhooks.
+  WEBHOOK_RATE_LIMIT: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(300),
   // Not in the contract: how long one HTTP request to Vonage or the gateway may take.
   PROVIDER_TIMEOUT_MS: milliseconds(10_000),
   STATUS_CALLBACK_ALLOW_PRIVATE: z
@@ -140,6 +146,8 @@ export interface Config {
   trustProxy: boolean;
   /** Registrations a minute from one address. */
   registerLimit: number;
+  /** Requests a second from one address to the provider webhooks together (429 beyond). */
+  webhookRateLimit: number;
   delivery: DeliveryConfig;
 }
 
@@ -245,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     trustProxy: e.TRUST_PROXY,
     registerLimit: e.REGISTER_LIMIT,
+    webhookRateLimit: e.WEBHOOK_RATE_LIMIT,
     delivery: {
       smpp: e.SMPP_HOST
         ? {

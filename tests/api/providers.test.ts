@@ -56,15 +56,17 @@ const vonageWebhook = () => `${server.url}/api/webhooks/vonage/dlr`;
 const gatewayWebhook = () => `${server.url}/api/webhooks/world-special/dlr`;
 
 /** A funded customer whose client routes over the given splits (method → weight). */
-async function customer(splits: Record<string, number>) {
-  const owner = await registerUser(server.url);
+async function customer(splits: Record<string, number>, on = server) {
+  const owner = await registerUser(on.url);
   const client = await createClient(owner.http);
-  await giveCredit(server.url, client.id, 10);
+  await giveCredit(on.url, client.id, 10);
   for (const [deliveryMethod, weight] of Object.entries(splits)) {
-    const created = await adminHttp(server.url).post(
-      '/api/admin/routes/split',
-      { userId: client.userId, clientId: client.id, deliveryMethod, weight },
-    );
+    const created = await adminHttp(on.url).post('/api/admin/routes/split', {
+      userId: client.userId,
+      clientId: client.id,
+      deliveryMethod,
+      weight,
+    });
     expect(created.status).toBe(201);
   }
   const send = async (body: string, sender = 'Shop') => {
@@ -81,8 +83,8 @@ async function customer(splits: Record<string, number>) {
   return { client, send, wait, submitted };
 }
 
-const vonageSubmitOf = (messageId: string) =>
-  vonage.submits.filter((s) => s.fields['client-ref'] === messageId);
+const vonageSubmitOf = (messageId: string, from = vonage) =>
+  from.submits.filter((s) => s.fields['client-ref'] === messageId);
 const gatewayRequestsOf = (messageId: string) =>
   gateway.requests.filter((r) => r.body?.messageId === messageId);
 
@@ -304,6 +306,37 @@ describe('VONAGE_SMS', () => {
     expect(JSON.parse(bad.text).message).toMatch(/unrecognised receipt status/);
     expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
   });
+
+  it('refuses a signed receipt whose timestamp is over 5 minutes old or in the future (401)', async () => {
+    const c = await customer({ VONAGE_SMS: 10 });
+    const sent = await c.send('fresh signatures only');
+    await c.submitted(sent.id);
+    const [submit] = vonageSubmitOf(sent.id);
+    const now = Math.floor(Date.now() / 1000);
+    const signedAt = (timestamp: number) =>
+      vonageReceiptFields(submit!, {
+        status: 'rejected',
+        signature: { ...SIGNATURE, timestamp },
+      });
+    // A captured receipt, validly signed, sent again later.
+    const replayed = await sendVonageReceipt(
+      vonageWebhook(),
+      signedAt(now - 6 * 60),
+    );
+    expect(replayed.status).toBe(401);
+    expect(JSON.parse(replayed.text).message).toMatch(/older than 300 s/);
+    const future = await sendVonageReceipt(
+      vonageWebhook(),
+      signedAt(now + 6 * 60),
+      'POST',
+    );
+    expect(future.status).toBe(401);
+    expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+    // Within the window (a little clock skew too) it is taken.
+    const fresh = await sendVonageReceipt(vonageWebhook(), signedAt(now + 20));
+    expect(fresh.status).toBe(200);
+    expect((await c.wait(sent.id)).state).toBe('REJECTED');
+  });
 });
 
 describe('WORLD_SPECIAL', () => {
@@ -400,5 +433,241 @@ describe('WORLD_SPECIAL', () => {
       /^invalid receipt: status/,
     );
     expect((await c.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+  });
+
+  it('refuses ids the database cannot store or are over 100 characters (400), and stores a cleaned, cut error', async () => {
+    const c = await customer({ WORLD_SPECIAL: 10 });
+    const sent = await c.send('hostile gateway');
+    await c.submitted(sent.id);
+    const id = gatewayRequestsOf(sent.id)[0]!.id!;
+    for (const bad of ['A\u0000B', 'A\ud800B', '\udc00', 'x'.repeat(101)]) {
+      const answer = await sendGatewayReceipt(
+        gatewayWebhook(),
+        { id: bad, status: 'rejected' },
+        TOKEN,
+      );
+      expect(answer.status, JSON.stringify(bad)).toBe(400);
+      expect(JSON.parse(answer.text).message).toMatch(/^invalid receipt: id: /);
+    }
+    // The real receipt, with an error text no column should hold as it is.
+    const answer = await sendGatewayReceipt(
+      gatewayWebhook(),
+      {
+        id,
+        status: 'undelivered',
+        error: `handset\u0000 off \ud800${'z'.repeat(1000)}`,
+      },
+      TOKEN,
+    );
+    expect(answer.status).toBe(200);
+    const done = await c.wait(sent.id);
+    expect(done.state).toBe('UNDELIVERED');
+    const error = done.attempts[0].error as string;
+    expect(error.startsWith('undelivered: handset off \ufffdzzz')).toBe(true);
+    expect(error.length).toBe('undelivered: '.length + 200);
+  });
+});
+
+/** Vonage's ids come in sequence: the id its next submit will get, from one it gave. */
+const nextVonageId = (id: string) =>
+  (BigInt(`0x${id}`) + 1n).toString(16).toUpperCase().padStart(16, '0');
+
+describe('Vonage without VONAGE_SIGNATURE_SECRET (anyone can call the webhook)', () => {
+  let ownVonage: TestVonage;
+  let open: TestServer;
+  beforeAll(async () => {
+    ownVonage = await startVonage({ apiKey: 'key-2', apiSecret: 'secret-2' });
+    open = await startServer({
+      VONAGE_API_KEY: 'key-2',
+      VONAGE_API_SECRET: 'secret-2',
+      VONAGE_BASE_URL: ownVonage.baseUrl,
+      PUBLIC_URL,
+    });
+  });
+  afterAll(async () => {
+    await open?.close();
+    await ownVonage?.close();
+  });
+  const webhook = () => `${open.url}/api/webhooks/vonage/dlr`;
+
+  /** What Vonage would send for this part, unsigned. */
+  const unsigned = (messageId: string, clientRef: string, status: string) => ({
+    messageId,
+    status,
+    'err-code': status === 'delivered' ? '0' : '6',
+    'client-ref': clientRef,
+    msisdn: '447700900123',
+    to: 'Shop',
+  });
+
+  it("a forged receipt for the next id, posted before its submit, does not decide another customer's message", async () => {
+    const attacker = await customer({ VONAGE_SMS: 10 }, open);
+    const victim = await customer({ VONAGE_SMS: 10 }, open);
+    const own = await attacker.send('mine');
+    const ownSubmitted = await attacker.submitted(own.id);
+    const next = nextVonageId(ownSubmitted.attempts[0].providerMessageId);
+    // The attacker names its own live message as client-ref, so the receipt may wait.
+    const forged = await sendVonageReceipt(
+      webhook(),
+      unsigned(next, own.id, 'rejected'),
+    );
+    expect(forged.status).toBe(200);
+
+    const sent = await victim.send('not yours to reject');
+    const submitted = await victim.submitted(sent.id);
+    expect(submitted.attempts[0].providerMessageId).toBe(next);
+    expect(submitted.state).toBe('SUBMITTED');
+    // Vonage's real receipt (unsigned too, naming the victim's message) decides it.
+    const [submit] = vonageSubmitOf(sent.id, ownVonage);
+    const real = vonageReceiptFields(submit!, { status: 'delivered' });
+    expect((await sendVonageReceipt(webhook(), real)).status).toBe(200);
+    expect((await victim.wait(sent.id)).state).toBe('DELIVERED');
+    // The attacker's own message was not touched either.
+    expect((await attacker.wait(own.id, () => true)).state).toBe('SUBMITTED');
+  });
+
+  it('a forged receipt for a claimed id naming another message changes nothing; one without our client-ref is not stored', async () => {
+    const attacker = await customer({ VONAGE_SMS: 10 }, open);
+    const victim = await customer({ VONAGE_SMS: 10 }, open);
+    const own = await attacker.send('mine');
+    await attacker.submitted(own.id);
+    const sent = await victim.send('claimed already');
+    const submitted = await victim.submitted(sent.id);
+    const id = submitted.attempts[0].providerMessageId as string;
+
+    const wrongRef = await sendVonageReceipt(
+      webhook(),
+      unsigned(id, own.id, 'rejected'),
+      'POST',
+    );
+    expect(wrongRef.status).toBe(200);
+    const noRef = await sendVonageReceipt(webhook(), {
+      messageId: id,
+      status: 'rejected',
+    });
+    expect(noRef.status).toBe(200);
+    expect(JSON.parse(noRef.text)).toEqual({ status: 'ignored' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await victim.wait(sent.id, () => true)).state).toBe('SUBMITTED');
+
+    const [submit] = vonageSubmitOf(sent.id, ownVonage);
+    const real = vonageReceiptFields(submit!, {
+      status: 'failed',
+      errCode: '7',
+    });
+    expect((await sendVonageReceipt(webhook(), real, 'POST')).status).toBe(200);
+    const done = await victim.wait(sent.id);
+    expect(done.state).toBe('UNDELIVERED');
+    expect(done.attempts[0].error).toBe('failed err:7 (Handset Busy)');
+  });
+
+  it('keeps at most 10 unclaimed receipts waiting for one message', async () => {
+    const attacker = await customer({ VONAGE_SMS: 10 }, open);
+    const own = await attacker.send('mine');
+    await attacker.submitted(own.id);
+    for (let i = 0; i < 15; i++) {
+      const answer = await sendVonageReceipt(
+        webhook(),
+        unsigned(`FFFF${String(i).padStart(12, '0')}`, own.id, 'rejected'),
+      );
+      expect(answer.status).toBe(200);
+    }
+    const [row] = await open.app.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM message_parts WHERE receipt_client_ref = $1',
+      [own.id],
+    );
+    expect(row!.n).toBe(10);
+  });
+
+  it('refuses ids PostgreSQL cannot store or over 100 characters with 400, and still takes valid receipts', async () => {
+    const c = await customer({ VONAGE_SMS: 10 }, open);
+    const sent = await c.send('garbage around me');
+    await c.submitted(sent.id);
+    const get = async (query: string) => {
+      const response = await fetch(`${webhook()}?${query}`);
+      return {
+        status: response.status,
+        body: (await response.json()) as { message: string },
+      };
+    };
+    // NUL, a lone surrogate as UTF-8 escapes, one as a raw escape, too long, a NUL client-ref.
+    for (const query of [
+      'messageId=A%00B&status=delivered',
+      'messageId=A%ED%A0%80B&status=delivered',
+      'messageId=A%D8%00B&status=delivered',
+      `messageId=${'A'.repeat(101)}&status=delivered`,
+      `messageId=0C00000000000001&status=delivered&client-ref=${sent.id}%00`,
+    ]) {
+      const answer = await get(query);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.message, query).toMatch(/^Invalid (Vonage )?receipt/);
+    }
+    const json = await fetch(webhook(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messageId: 'A\ud800B', status: 'delivered' }),
+    });
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { message: string }).message).toMatch(
+      /messageId must be printable/,
+    );
+    const form = await fetch(webhook(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'messageId=A%ED%A0%80B&status=delivered',
+    });
+    expect(form.status).toBe(400);
+
+    const [submit] = vonageSubmitOf(sent.id, ownVonage);
+    const real = vonageReceiptFields(submit!, { status: 'delivered' });
+    expect((await sendVonageReceipt(webhook(), real)).status).toBe(200);
+    expect((await c.wait(sent.id)).state).toBe('DELIVERED');
+  });
+});
+
+describe('webhooks without Vonage configured, under a low WEBHOOK_RATE_LIMIT', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startServer({
+      WORLD_SPECIAL_TOKEN: TOKEN,
+      WEBHOOK_RATE_LIMIT: '5',
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('answers 404 at the Vonage webhook when nothing is sent through Vonage', async () => {
+    const answer = await sendVonageReceipt(
+      `${limited.url}/api/webhooks/vonage/dlr`,
+      { messageId: '0C00000000000001', status: 'rejected', 'err-code': '6' },
+    );
+    expect(answer.status).toBe(404);
+  });
+
+  it('answers 429 with Retry-After beyond the limit from one address, and nothing else is limited', async () => {
+    // After the previous test's request: a fresh second.
+    await new Promise((r) => setTimeout(r, 1100));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        fetch(`${limited.url}/api/webhooks/world-special/dlr`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${TOKEN}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ id: 'unknown-1', status: 'delivered' }),
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(5);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(7);
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused[0]!.json()) as { message: string }).message).toMatch(
+      /Too many webhook requests/,
+    );
+    expect((await fetch(`${limited.url}/api/health`)).status).toBe(200);
   });
 });

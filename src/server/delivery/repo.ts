@@ -70,6 +70,8 @@ export interface ReceiptRow {
   providerMessageId: string;
   state: FinalState;
   error: string | null;
+  /** An unsigned receipt: it may only decide the message clientRef names (see Receipt). */
+  unauthenticated?: { clientRef: string };
 }
 
 /** FAILED and refunded, each exactly once whoever else tries too; returns the ids refunded now. */

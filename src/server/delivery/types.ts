@@ -38,6 +38,14 @@ export interface Receipt {
   state: FinalState;
   /** null when delivered; otherwise the provider's status and error code, e.g. 'UNDELIV err:034'. */
   error: string | null;
+  /**
+   * Set when no credential vouches for the receipt: an unsigned Vonage receipt (the webhook is
+   * public when VONAGE_SIGNATURE_SECRET is unset). It may then decide only the message it names
+   * as `clientRef` (the message id we sent as Vonage's client-ref), never another one, also
+   * when it arrives before the submit that claims its id (migration 008). Absent: the source
+   * is authenticated (the SMPP bind, the gateway's bearer token, a Vonage signature).
+   */
+  unauthenticated?: { clientRef: string };
 }
 
 export type ReceiptHandler = (receipt: Receipt) => Promise<void>;

@@ -18,6 +18,7 @@ import {
   parseVonageReceipt,
   verifyVonageSignature,
   vonageFields,
+  vonageTimestampProblem,
   VONAGE_SIGNATURE_METHODS,
   type VonageConnectorOptions,
 } from './connector.ts';
@@ -384,6 +385,44 @@ describe('parseVonageReceipt', () => {
     expect(parseVonageReceipt({ status: 'delivered' })).toEqual({
       ignore: 'receipt without messageId',
     });
+  });
+
+  it('refuses ids the database cannot store, and cuts a hostile err-code', () => {
+    for (const messageId of ['A\u0000B', 'A\ud800B', 'A B', 'x'.repeat(101)]) {
+      expect(
+        parseVonageReceipt({ messageId, status: 'delivered' }),
+      ).toHaveProperty('ignore', expect.stringMatching(/^messageId /));
+    }
+    expect(
+      parseVonageReceipt({
+        messageId: '0C00000000000001',
+        status: 'delivered',
+        'client-ref': 'ref\u0000',
+      }),
+    ).toHaveProperty('ignore', expect.stringMatching(/^client-ref /));
+    expect(
+      parseVonageReceipt({ messageId: 'x'.repeat(100), status: 'delivered' }),
+    ).toMatchObject({ state: 'DELIVERED' });
+    const parsed = parseVonageReceipt({
+      messageId: '0C00000000000001',
+      status: 'rejected',
+      'err-code': `6\u0000${'9'.repeat(100)}`,
+    });
+    expect(parsed).toMatchObject({ error: `rejected err:6${'9'.repeat(19)}` });
+  });
+
+  it('takes a signed timestamp up to 5 minutes old and 1 minute ahead', () => {
+    const now = 1_800_000_000_000;
+    const at = (offset: number) => ({ timestamp: String(now / 1000 + offset) });
+    expect(vonageTimestampProblem(at(0), now)).toBeNull();
+    expect(vonageTimestampProblem(at(-300), now)).toBeNull();
+    expect(vonageTimestampProblem(at(60), now)).toBeNull();
+    expect(vonageTimestampProblem(at(-301), now)).toMatch(/older than 300 s/);
+    expect(vonageTimestampProblem(at(61), now)).toMatch(/in the future/);
+    expect(vonageTimestampProblem({}, now)).toMatch(/without a valid/);
+    expect(vonageTimestampProblem({ timestamp: '1e9' }, now)).toMatch(
+      /without a valid/,
+    );
   });
 
   it('reads the fields of a GET query, a POST form or a POST JSON body alike', () => {

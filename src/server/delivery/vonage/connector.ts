@@ -47,6 +47,8 @@ import {
   type HttpConnector,
   type RetryPolicy,
 } from '../http/submitter.ts';
+import { storableText } from '../../../shared/text.ts';
+import { receiptIdProblem } from '../receipt-fields.ts';
 import type {
   DeliveryLogger,
   FinalState,
@@ -310,6 +312,13 @@ export function parseVonageReceipt(
 ): Receipt | { ignore: string } {
   const providerMessageId = (fields.messageId ?? '').trim();
   if (!providerMessageId) return { ignore: 'receipt without messageId' };
+  // Checked here, before anything is stored: see receipt-fields.ts.
+  const idProblem =
+    receiptIdProblem('messageId', providerMessageId) ??
+    (fields['client-ref']
+      ? receiptIdProblem('client-ref', fields['client-ref'])
+      : null);
+  if (idProblem) return { ignore: idProblem };
   const status = (fields.status ?? '').trim().toLowerCase();
   if (!RECEIPT_STATES.has(status)) {
     return { ignore: `unrecognised receipt status ${JSON.stringify(status)}` };
@@ -317,7 +326,8 @@ export function parseVonageReceipt(
   const state = RECEIPT_STATES.get(status);
   if (!state) return { ignore: `non-final receipt status ${status}` };
   if (state === 'DELIVERED') return { providerMessageId, state, error: null };
-  const code = (fields['err-code'] ?? '').trim();
+  // Vonage's codes are a few digits; anything else is kept only as far as it can be stored.
+  const code = storableText((fields['err-code'] ?? '').trim(), 20);
   const meaning = RECEIPT_ERRORS.get(code);
   const error =
     code && !/^0+$/.test(code)
@@ -382,4 +392,30 @@ export function verifyVonageSignature(
   const given = Buffer.from(sig.toLowerCase(), 'utf8');
   if (given.length !== expected.length) return false;
   return timingSafeEqual(given, expected);
+}
+
+/** A signed receipt older than this is refused: a captured one cannot be replayed later. */
+export const VONAGE_SIGNATURE_MAX_AGE_SECONDS = 300;
+/** How far ahead of our clock a signed `timestamp` may be (clocks drift). */
+export const VONAGE_SIGNATURE_MAX_SKEW_SECONDS = 60;
+
+/**
+ * Why a signed receipt's `timestamp` (unix seconds, one of the signed fields) is not fresh, or
+ * null when it is. Without this check a receipt signed once could be sent again at any time.
+ */
+export function vonageTimestampProblem(
+  fields: Record<string, string>,
+  nowMs: number = Date.now(),
+): string | null {
+  const raw = fields.timestamp ?? '';
+  if (!/^\d{1,12}$/.test(raw))
+    return 'signed receipt without a valid timestamp';
+  const age = Math.floor(nowMs / 1000) - Number(raw);
+  if (age > VONAGE_SIGNATURE_MAX_AGE_SECONDS) {
+    return `signed receipt older than ${VONAGE_SIGNATURE_MAX_AGE_SECONDS} s`;
+  }
+  if (age < -VONAGE_SIGNATURE_MAX_SKEW_SECONDS) {
+    return 'signed receipt timestamp is in the future';
+  }
+  return null;
 }

@@ -20,6 +20,8 @@ import {
   type HttpConnector,
   type RetryPolicy,
 } from '../http/submitter.ts';
+import { storableText } from '../../../shared/text.ts';
+import { RECEIPT_ERROR_MAX, receiptIdProblem } from '../receipt-fields.ts';
 import type {
   DeliveryLogger,
   OutgoingSms,
@@ -128,15 +130,27 @@ const STATES = {
 } as const;
 
 const ReceiptSchema = z.object({
-  id: z.union([
-    z.string().trim().min(1).max(200),
-    z
-      .number()
-      .int()
-      .transform((n) => String(n)),
-  ]),
+  // Checked before anything is stored: see receipt-fields.ts.
+  id: z
+    .union([
+      z.string().trim(),
+      z
+        .number()
+        .int()
+        .transform((n) => String(n)),
+    ])
+    .superRefine((id, context) => {
+      const problem = receiptIdProblem('id', id);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
   status: z.enum(['delivered', 'undelivered', 'expired', 'rejected']),
-  error: z.string().max(500).nullish(),
+  // Free text: cleaned and cut rather than refused, so the receipt itself is not lost.
+  error: z
+    .string()
+    .nullish()
+    .transform((text) =>
+      text ? storableText(text.trim(), RECEIPT_ERROR_MAX) : null,
+    ),
 });
 
 /**

@@ -5,7 +5,8 @@ import {
   VONAGE_RECEIPT_PATH,
   WORLD_SPECIAL_RECEIPT_PATH,
 } from '../../delivery/webhook-paths.ts';
-import { badRequest } from '../../errors.ts';
+import { strictFormFields } from '../../delivery/receipt-fields.ts';
+import { badRequest, HttpError } from '../../errors.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
 
@@ -18,17 +19,55 @@ const answer = (result: service.ReceiptAnswer) => ({
 const path = (full: string) => full.replace(/^\/api/, '');
 
 /**
+ * The query string decoded strictly (Fastify's parser leaves an escape that is not UTF-8 as
+ * it was, e.g. a lone surrogate's %ED%A0%80): a receipt we would read otherwise than it was
+ * meant is refused.
+ */
+function strictQuery(url: string): Record<string, string> {
+  const at = url.indexOf('?');
+  const fields = strictFormFields(at < 0 ? '' : url.slice(at + 1));
+  if (!fields) throw badRequest(MALFORMED);
+  return fields;
+}
+const MALFORMED =
+  'Invalid receipt: a percent-escape in the query string or form is not UTF-8';
+
+/**
  * Public: the providers call these. Each checks its provider's own credential (Vonage's
  * signature when VONAGE_SIGNATURE_SECRET is set, the gateway's bearer token) instead of ours.
+ * Being public, they are rate-limited per address (WEBHOOK_RATE_LIMIT a second, both webhooks
+ * together): far above what a provider sends one server, far below what fills a database.
  */
 export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
+    if (deps.config.delivery.vonage && !deps.config.delivery.vonageSignature) {
+      app.log.warn(
+        'VONAGE_SIGNATURE_SECRET is not set: anyone can post Vonage delivery receipts. ' +
+          'Unsigned receipts only count for the message named in their client-ref, but a ' +
+          'customer can still report false states for their own messages. Enable signed ' +
+          "webhooks in Vonage's dashboard and set VONAGE_SIGNATURE_SECRET.",
+      );
+    }
+    // Encapsulated in this plugin: only the webhooks are limited this way. Counted before the
+    // body is read, in this node's memory.
+    await app.register(import('@fastify/rate-limit'), {
+      max: deps.config.webhookRateLimit,
+      timeWindow: 1000,
+      errorResponseBuilder: (_request, context) =>
+        new HttpError(
+          429,
+          `Too many webhook requests from this address: at most ${context.max} a second`,
+          { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+        ),
+    });
     // Vonage may post its receipts as a form; only these routes take one.
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+        const fields = strictFormFields(body as string);
+        if (fields) done(null, fields);
+        else done(badRequest(MALFORMED));
       },
     );
     const vonage = {
@@ -37,13 +76,20 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
         summary: 'Vonage delivery receipt',
         description:
           'Vonage calls this with its receipt fields (query string, form or JSON). Signed with ' +
-          'sig and timestamp when VONAGE_SIGNATURE_SECRET is set.',
+          'sig and timestamp when VONAGE_SIGNATURE_SECRET is set (a timestamp more than 5 ' +
+          'minutes old is refused); unsigned, a receipt counts only for the message named in ' +
+          'its client-ref. 404 when VONAGE_API_KEY is not set.',
         security: [],
-        response: { 200: AnswerSchema, ...errorResponses(400, 401) },
+        response: {
+          200: AnswerSchema,
+          ...errorResponses(400, 401, 404, 429),
+        },
       },
     };
     app.get(path(VONAGE_RECEIPT_PATH), vonage, async (request) =>
-      answer(await service.vonageReceipt(deps, request.query, undefined)),
+      answer(
+        await service.vonageReceipt(deps, strictQuery(request.url), undefined),
+      ),
     );
     app.post(path(VONAGE_RECEIPT_PATH), vonage, async (request) => {
       if (request.body !== undefined && typeof request.body !== 'object') {
@@ -52,7 +98,11 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
         );
       }
       return answer(
-        await service.vonageReceipt(deps, request.query, request.body),
+        await service.vonageReceipt(
+          deps,
+          strictQuery(request.url),
+          request.body,
+        ),
       );
     });
     app.post(
@@ -65,7 +115,10 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
             'JSON {"id", "status": "delivered"|"undelivered"|"expired"|"rejected", "error"?} ' +
             'with Authorization: Bearer WORLD_SPECIAL_TOKEN.',
           security: [],
-          response: { 200: AnswerSchema, ...errorResponses(400, 401) },
+          response: {
+            200: AnswerSchema,
+            ...errorResponses(400, 401, 429),
+          },
         },
       },
       async (request) =>

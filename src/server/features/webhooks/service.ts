@@ -2,24 +2,30 @@
  * Delivery receipts of the HTTP providers: check who sent them, read them, and hand them to
  * the delivery's receipt path (which keeps final states final and waits for ids it does not
  * know yet). A receipt is acknowledged (2xx) only once stored, so a failure makes the provider
- * send it again.
+ * send it again. Nothing reaches the database before every id in it has been checked
+ * (receipt-fields.ts): receipts share a write with other customers' submits.
  */
 import type { Deps } from '../../deps.ts';
 import {
   parseVonageReceipt,
   verifyVonageSignature,
   vonageFields,
+  vonageTimestampProblem,
 } from '../../delivery/vonage/connector.ts';
 import {
   bearerMatches,
   parseWorldSpecialReceipt,
 } from '../../delivery/world-special/connector.ts';
-import { badRequest, unauthorized } from '../../errors.ts';
+import { badRequest, notFound, unauthorized } from '../../errors.ts';
 
 export type ReceiptAnswer =
   | { taken: true }
-  /** Understood, but not a final word (Vonage's accepted/buffered): nothing to store. */
+  /** Understood, but nothing to store (not a final word, or not about a message of ours). */
   | { taken: false; reason: string };
+
+/** Our message ids, which we send to Vonage as client-ref. */
+const MESSAGE_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Vonage: the fields of the query string and of the form or JSON body, together. */
 export async function vonageReceipt(
@@ -27,13 +33,17 @@ export async function vonageReceipt(
   query: unknown,
   body: unknown,
 ): Promise<ReceiptAnswer> {
+  // Nothing is sent through Vonage without its key, so no receipt of ours can come: a webhook
+  // that stored receipts anyway would only be a public way to write rows.
+  if (!deps.config.delivery.vonage) throw notFound('Vonage webhook');
   const fields = vonageFields(query, body);
   const signature = deps.config.delivery.vonageSignature;
-  if (
-    signature &&
-    !verifyVonageSignature(fields, signature.secret, signature.method)
-  ) {
-    throw unauthorized('Missing or invalid Vonage signature');
+  if (signature) {
+    if (!verifyVonageSignature(fields, signature.secret, signature.method)) {
+      throw unauthorized('Missing or invalid Vonage signature');
+    }
+    const stale = vonageTimestampProblem(fields);
+    if (stale) throw unauthorized(`Invalid Vonage signature: ${stale}`);
   }
   const parsed = parseVonageReceipt(fields);
   if ('ignore' in parsed) {
@@ -43,7 +53,21 @@ export async function vonageReceipt(
     }
     throw badRequest(`Invalid Vonage receipt: ${parsed.ignore}`);
   }
-  await deps.deliveryReceipts.deliver('VONAGE_SMS', parsed);
+  if (signature) {
+    await deps.deliveryReceipts.deliver('VONAGE_SMS', parsed);
+    return { taken: true };
+  }
+  // Unsigned: anyone could have sent it, so it may decide only the message it names (we send
+  // our message id as client-ref). Without one of our ids there it names none: answered 200
+  // so that a real sender stops, and not stored.
+  const clientRef = fields['client-ref'] ?? '';
+  if (!MESSAGE_ID.test(clientRef)) {
+    return { taken: false, reason: 'unsigned receipt without our client-ref' };
+  }
+  await deps.deliveryReceipts.deliver('VONAGE_SMS', {
+    ...parsed,
+    unauthenticated: { clientRef: clientRef.toLowerCase() },
+  });
   return { taken: true };
 }
 
