@@ -138,6 +138,15 @@ describe('checkCallbackTarget', () => {
       'http://[::ffff:a9fe:a9fe]/',
       'a link-local address (IPv4 169.254.169.254',
     ],
+    [
+      'http://[::ffff:0:127.0.0.1]/',
+      'a loopback address (IPv4 127.0.0.1 inside IPv6)',
+    ],
+    [
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'a link-local address (IPv4 169.254.169.254',
+    ],
+    ['http://[::ffff:0:a00:1]/', 'a private address (IPv4 10.0.0.1'],
     ['http://[64:ff9b::7f00:1]/', 'a loopback address (IPv4 127.0.0.1'],
     ['http://[2002:c0a8:101::1]/', 'a private address (IPv4 192.168.1.1'],
   ])('refuses %s', (url, why) => {
@@ -157,6 +166,7 @@ describe('checkCallbackTarget', () => {
     'http://100.128.0.1/',
     'https://[2606:4700:4700::1111]/',
     'https://[::ffff:8.8.8.8]/',
+    'https://[::ffff:0:8.8.8.8]/',
     'https://localhost.example/',
   ])('lets %s through (names are checked when resolved)', (url) => {
     expect(checkCallbackTarget(url)).toMatchObject({ ok: true });

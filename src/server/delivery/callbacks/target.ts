@@ -114,8 +114,8 @@ function ipv6Bytes(address: string): number[] | null {
 
 /**
  * Why this IP address may not receive callbacks (e.g. 'a loopback address'), or null when it
- * may. IPv6 forms that carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96,
- * 6to4 2002::/16) are judged by that IPv4 address.
+ * may. IPv6 forms that carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d, IPv4-translated
+ * ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that IPv4 address.
  */
 export function forbiddenAddressReason(address: string): string | null {
   const family = isIP(address.replace(/%.*$/, ''));
@@ -131,6 +131,13 @@ export function forbiddenAddressReason(address: string): string | null {
   let embedded: string | null = null;
   if (zero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) {
     embedded = v4(12); // ::ffff:a.b.c.d
+  } else if (
+    zero(0, 8) &&
+    bytes[8] === 0xff &&
+    bytes[9] === 0xff &&
+    zero(10, 12)
+  ) {
+    embedded = v4(12); // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
   } else if (
     bytes[0] === 0 &&
     bytes[1] === 0x64 &&
