@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../../src/server/delivery/callbacks/signature.ts';
+import { CALLBACKS_PER_CLIENT } from '../../src/server/delivery/callbacks/worker.ts';
 import { waitForMessage } from '../support/delivery.ts';
 import { registerUser } from '../support/http.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
@@ -391,4 +392,70 @@ describe('status callback events', () => {
       receiver.answer(() => 200);
     }
   }, 45_000);
+});
+
+/** A receiver that takes each request and never answers it. */
+async function startHangingReceiver() {
+  let open = 0;
+  let maxOpen = 0;
+  let requests = 0;
+  const server = http.createServer((request) => {
+    requests += 1;
+    open += 1;
+    maxOpen = Math.max(maxOpen, open);
+    request.socket.on('close', () => {
+      open -= 1;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/never`,
+    stats: () => ({ open, maxOpen, requests }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('fairness between clients', () => {
+  it("a receiver that never answers holds a few slots, and never delays another client's callbacks", async () => {
+    const hung = await startHangingReceiver();
+    const a = await customer(server);
+    const b = await customer(server);
+    try {
+      await a.http.put(`/api/clients/${a.client.id}`, {
+        statusCallbackUrl: hung.url,
+      });
+      await b.http.put(`/api/clients/${b.client.id}`, {
+        statusCallbackUrl: receiver.url,
+      });
+      // 50 messages: 150 events for A's receiver, each try held for 10 s.
+      for (let i = 0; i < 50; i += 1) await a.send(`flood ${i}`);
+      await until(
+        "A's receiver holding tries",
+        () => hung.stats().open,
+        (open) => open > 0,
+      );
+      const sentAt = Date.now();
+      const sent = await b.send('on time');
+      // Before: one worker took 20 of A's jobs and waited for all of them, 10 s a batch.
+      const [first] = await until(
+        "B's first callback",
+        () => eventsOf(sent.id),
+        (events) => events.length > 0,
+        60_000,
+      );
+      expect(first!.at - sentAt).toBeLessThan(5_000);
+      expect(hung.stats().maxOpen).toBeLessThanOrEqual(CALLBACKS_PER_CLIENT);
+    } finally {
+      // A's queued events find no URL any more and end without a request.
+      await a.http.put(`/api/clients/${a.client.id}`, {
+        statusCallbackUrl: null,
+      });
+      await hung.close();
+    }
+  }, 90_000);
 });
