@@ -263,7 +263,20 @@ describe('each privileged action is recorded with actor, address, target and the
       targetType: 'client',
       targetId: clientId,
       before: null,
-      after: null,
+      after: { graceSeconds: 0 },
+    });
+    expect(
+      await onlyNewEvent(
+        () =>
+          http.post(`/api/clients/${clientId}/resetSecret`, {
+            graceSeconds: 3600,
+          }),
+        200,
+      ),
+    ).toMatchObject({
+      action: 'client.secret_reset',
+      before: null,
+      after: { graceSeconds: 3600 },
     });
     expect(
       await onlyNewEvent(() => http.delete(`/api/clients/${clientId}`), 204),

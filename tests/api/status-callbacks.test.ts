@@ -1,3 +1,4 @@
+import dgram from 'node:dgram';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,18 +61,29 @@ async function startReceiver() {
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let server: TestServer;
-/** Without STATUS_CALLBACK_ALLOW_PRIVATE, as in production. */
+/**
+ * Without STATUS_CALLBACK_ALLOW_PRIVATE, as in production; its DNS server never answers
+ * (localhost and IP literals need none).
+ */
 let strict: TestServer;
+let silentDns: dgram.Socket;
+const STRICT_DNS_TIMEOUT_MS = 2_000;
 
 beforeAll(async () => {
   receiver = await startReceiver();
+  silentDns = dgram.createSocket('udp4');
+  await new Promise<void>((r) => silentDns.bind(0, '127.0.0.1', r));
   server = await startServer({ STATUS_CALLBACK_ALLOW_PRIVATE: 'true' });
-  strict = await startServer();
+  strict = await startServer({
+    STATUS_CALLBACK_DNS_SERVERS: `127.0.0.1:${silentDns.address().port}`,
+    STATUS_CALLBACK_DNS_TIMEOUT_MS: String(STRICT_DNS_TIMEOUT_MS),
+  });
 });
 afterAll(async () => {
   await server?.close();
   await strict?.close();
   await receiver?.close();
+  silentDns?.close();
 });
 
 async function customer(on: TestServer) {
@@ -156,16 +168,94 @@ describe('statusCallbackUrl on the client', () => {
       statusCallbackUrl: null,
       statusCallbackSigningKey: key,
     });
-    // The change is audited, without the key.
+    // The change is audited, without the key, and without the URL's query.
     const audit = await adminHttp(server.url).get(
       `/api/admin/audit?targetId=${c.client.id}&action=client.status_callback_changed`,
     );
     expect(audit.body.events.map((e: any) => e.after)).toEqual([
       { statusCallbackUrl: null },
-      { statusCallbackUrl: `${receiver.url}?v=2` },
+      { statusCallbackUrl: `${receiver.url}?***` },
       { statusCallbackUrl: receiver.url },
     ]);
   });
+
+  it("keeps the URL's user name, password and query out of the audit log", async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const host = `127.0.0.1:${receiver.port}`;
+    const secretUrl = `http://hook-user:hook-pass@${host}/hooks/sms?token=s3cret#frag`;
+    expect(
+      (await c.http.put(path, { statusCallbackUrl: secretUrl })).status,
+    ).toBe(200);
+    expect(
+      (await c.http.put(path, { statusCallbackUrl: `http://${host}/other` }))
+        .status,
+    ).toBe(200);
+    const audit = await adminHttp(server.url).get(
+      `/api/admin/audit?targetId=${c.client.id}&action=client.status_callback_changed`,
+    );
+    expect(audit.body.events.map((e: any) => [e.before, e.after])).toEqual([
+      [
+        { statusCallbackUrl: `http://***@${host}/hooks/sms?***#***` },
+        { statusCallbackUrl: `http://${host}/other` },
+      ],
+      [
+        { statusCallbackUrl: null },
+        { statusCallbackUrl: `http://***@${host}/hooks/sms?***#***` },
+      ],
+    ]);
+    expect(JSON.stringify(audit.body)).not.toMatch(
+      /hook-user|hook-pass|s3cret/,
+    );
+    // The owner still sees the URL as set.
+    expect((await c.http.get(path)).body.statusCallbackUrl).toBe(
+      `http://${host}/other`,
+    );
+  });
+
+  it("answers another user's client 404 before looking up the URL's host", async () => {
+    const owner = await customer(strict);
+    const intruder = await registerUser(strict.url);
+    const started = Date.now();
+    const answer = await intruder.http.put(`/api/clients/${owner.client.id}`, {
+      statusCallbackUrl: 'https://hooks.never-answers.test/sms',
+    });
+    expect(answer.status).toBe(404);
+    expect(Date.now() - started).toBeLessThan(STRICT_DNS_TIMEOUT_MS / 2);
+  });
+
+  it('gives up on a host whose DNS never answers after the timeout, without holding up others', async () => {
+    const slow = await customer(strict);
+    const path = `/api/clients/${slow.client.id}`;
+    const started = Date.now();
+    const pending = Array.from({ length: 6 }, (_, i) =>
+      slow.http.put(path, {
+        statusCallbackUrl: `https://hooks-${i}.never-answers.test/sms`,
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    // A new user: registering and its first call hash and check a password on libuv's thread
+    // pool, which blocking lookups (getaddrinfo) would be holding.
+    const otherStarted = Date.now();
+    const other = await customer(strict);
+    const literal = await other.http.put(`/api/clients/${other.client.id}`, {
+      statusCallbackUrl: 'https://93.184.216.34/hooks',
+    });
+    expect(literal.status).toBe(200);
+    expect(Date.now() - otherStarted).toBeLessThan(STRICT_DNS_TIMEOUT_MS / 2);
+    const answers = await Promise.all(pending);
+    expect(answers.map((a) => a.status)).toEqual([
+      400, 400, 400, 400, 400, 400,
+    ]);
+    expect(answers[0]!.body.message).toBe(
+      `statusCallbackUrl host hooks-0.never-answers.test does not resolve: no DNS answer within ${STRICT_DNS_TIMEOUT_MS / 1000} s (ETIMEOUT)`,
+    );
+    // Two lookups of one client at a time, the rest waiting their turn: 3 rounds.
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(STRICT_DNS_TIMEOUT_MS - 100);
+    expect(elapsed).toBeLessThan(4 * STRICT_DNS_TIMEOUT_MS + 2_000);
+    expect((await slow.http.get(path)).body.statusCallbackUrl).toBeNull();
+  }, 20_000);
 
   it('refuses what is not an http(s) URL, and an empty body', async () => {
     const c = await customer(server);
@@ -268,6 +358,34 @@ describe('POST /api/clients/{id}/statusCallback/test', () => {
         )
       ).status,
     ).toBe(403);
+  });
+
+  it('answers 429 with Retry-After beyond 10 test events a minute for one client', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    await c.http.put(path, { statusCallbackUrl: receiver.url });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await c.http.post(`${path}/statusCallback/test`)).status).toBe(
+        200,
+      );
+    }
+    const refused = await c.http.post(`${path}/statusCallback/test`);
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe(
+      'At most 10 test events a minute. Try again later.',
+    );
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Another client of the same owner has its own allowance.
+    const other = await createClient(c.http, 'Other');
+    await c.http.put(`/api/clients/${other.id}`, {
+      statusCallbackUrl: receiver.url,
+    });
+    expect(
+      (await c.http.post(`/api/clients/${other.id}/statusCallback/test`))
+        .status,
+    ).toBe(200);
   });
 });
 

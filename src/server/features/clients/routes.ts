@@ -158,7 +158,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           params: IdParamsSchema,
           response: {
             200: StatusCallbackTestSchema,
-            ...errorResponses(400, 401, 403, 404),
+            ...errorResponses(400, 401, 403, 404, 429),
           },
         },
       },
