@@ -457,6 +457,14 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     const { http, client } = await freshUserAndClient();
     return () => http.post(`/api/clients/${client.id}/resetSecret`);
   },
+  'POST /api/clients/:clientId/statusCallback/rotateKey': async () => {
+    const { http, client } = await freshUserAndClient();
+    await http.put(`/api/clients/${client.id}`, {
+      statusCallbackUrl: 'https://93.184.216.34/hooks',
+    });
+    return () =>
+      http.post(`/api/clients/${client.id}/statusCallback/rotateKey`);
+  },
   'PUT /api/users/me': async () => {
     const { http, email } = await registerUser(server.url);
     return () =>

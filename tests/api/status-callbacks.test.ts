@@ -389,6 +389,83 @@ describe('POST /api/clients/{id}/statusCallback/test', () => {
   });
 });
 
+describe('POST /api/clients/{clientId}/statusCallback/rotateKey', () => {
+  it('gives the owner a new key; the old one signs nothing afterwards', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const rotate = `${path}/statusCallback/rotateKey`;
+    const none = await c.http.post(rotate);
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('Set a status callback URL first');
+    const old = (await c.http.put(path, { statusCallbackUrl: receiver.url }))
+      .body.statusCallbackSigningKey;
+
+    const rotated = await c.http.post(rotate);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toEqual({
+      statusCallbackSigningKey: expect.stringMatching(/^whsec_[\w-]{43}$/),
+    });
+    const key = rotated.body.statusCallbackSigningKey;
+    expect(key).not.toBe(old);
+    expect((await c.http.get(path)).body.statusCallbackSigningKey).toBe(key);
+
+    // A test event and a message's events are signed with the new key only.
+    await c.http.post(`${path}/statusCallback/test`);
+    const sent = await c.send('after rotation');
+    await until(
+      'three events',
+      () => eventsOf(sent.id),
+      (e) => e.length >= 3,
+    );
+    const signed = [
+      receiver.received.findLast(
+        (r) => r.body.clientId === c.client.id && r.body.reference === 'test',
+      )!,
+      ...eventsOf(sent.id),
+    ];
+    for (const event of signed) {
+      expect(verifyCallbackSignature(event.signature, event.raw, key)).toBe(
+        true,
+      );
+      expect(verifyCallbackSignature(event.signature, event.raw, old)).toBe(
+        false,
+      );
+    }
+
+    // Audited, never with a key.
+    const audit = await adminHttp(server.url).get(
+      `/api/admin/audit?targetId=${c.client.id}&action=client.signing_key_rotated`,
+    );
+    expect(audit.body.events).toEqual([
+      expect.objectContaining({
+        action: 'client.signing_key_rotated',
+        actorUserId: c.user.id,
+        targetType: 'client',
+        targetId: c.client.id,
+        before: null,
+        after: null,
+      }),
+    ]);
+    expect(JSON.stringify(audit.body)).not.toContain(key);
+    expect(JSON.stringify(audit.body)).not.toContain(old);
+  });
+
+  it("is the owner's alone: API-client credentials 403, another user and staff 404", async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const key = (await c.http.put(path, { statusCallbackUrl: receiver.url }))
+      .body.statusCallbackSigningKey;
+    const rotate = `${path}/statusCallback/rotateKey`;
+    expect((await clientHttp(server.url, c.client).post(rotate)).status).toBe(
+      403,
+    );
+    const intruder = await registerUser(server.url);
+    expect((await intruder.http.post(rotate)).status).toBe(404);
+    expect((await adminHttp(server.url).post(rotate)).status).toBe(404);
+    expect((await c.http.get(path)).body.statusCallbackSigningKey).toBe(key);
+  });
+});
+
 describe('status callback events', () => {
   it('POSTs every state change, signed, and lists each try on the message', async () => {
     const c = await customer(server);

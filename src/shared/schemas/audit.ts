@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'client.deleted',
   'client.secret_reset',
   'client.status_callback_changed',
+  'client.signing_key_rotated',
   'auth.throttled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';
 import {
   ClientListSchema,
@@ -6,11 +7,13 @@ import {
   CreateClientSchema,
   OwnClientSchema,
   ResetSecretSchema,
+  RotatedSigningKeySchema,
   StatusCallbackTestSchema,
   UpdateOwnClientSchema,
 } from '../../../shared/schemas/clients.ts';
 import {
   IdParamsSchema,
+  IdSchema,
   pagingSchema,
 } from '../../../shared/schemas/common.ts';
 import { actorOf, userOf } from '../../auth/scopes.ts';
@@ -19,6 +22,7 @@ import { errorResponses, NoContentSchema } from '../../schemas.ts';
 import * as service from './service.ts';
 
 const tags = ['clients'];
+const ClientIdParamsSchema = z.object({ clientId: IdSchema });
 
 /** The signed-in user's own API clients; another user's client ids answer 404. */
 export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
@@ -166,6 +170,29 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         service.sendTestCallback(
           deps,
           request.params.id,
+          userOf(request).user.id,
+        ),
+    );
+
+    app.post(
+      '/clients/:clientId/statusCallback/rotateKey',
+      {
+        schema: {
+          tags,
+          summary:
+            'Replace the status callback signing key; the old one signs nothing afterwards',
+          params: ClientIdParamsSchema,
+          response: {
+            200: RotatedSigningKeySchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.rotateSigningKey(
+          deps,
+          actorOf(request),
+          request.params.clientId,
           userOf(request).user.id,
         ),
     );

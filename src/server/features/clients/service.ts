@@ -7,6 +7,7 @@ import type {
   Client,
   ClientWithSecret,
   OwnClient,
+  RotatedSigningKey,
   StatusCallbackTest,
   UpdateOwnClientInput,
 } from '../../../shared/schemas/clients.ts';
@@ -221,6 +222,35 @@ export async function sendTestCallback(
     error: result.ok ? null : (result.error ?? 'failed'),
     durationMs: result.durationMs,
   };
+}
+
+/**
+ * Replaces the status-callback signing key (the owner only): every callback signed from now on
+ * uses the new one, since the worker reads the key at each try. The key is never audited. A
+ * client that never had a callback URL has no key to rotate (400).
+ */
+export async function rotateSigningKey(
+  deps: Deps,
+  actor: Actor,
+  clientId: string,
+  ownerId: string,
+): Promise<RotatedSigningKey> {
+  const key = newSigningKey();
+  await deps.db.transaction(async (tx) => {
+    if (!(await repo.findOwnClient(tx, clientId, ownerId, true))) {
+      throw notFound('Client');
+    }
+    if (!(await repo.replaceSigningKey(tx, clientId, key))) {
+      throw badRequest('Set a status callback URL first');
+    }
+    await recordAudit(tx, {
+      action: 'client.signing_key_rotated',
+      actor,
+      targetType: 'client',
+      targetId: clientId,
+    });
+  });
+  return { statusCallbackSigningKey: key };
 }
 
 /** A customer's own clients, in the order they were made. */
