@@ -95,6 +95,7 @@ describe('loadConfig', () => {
         worldSpecialToken: null,
         providerTimeoutMs: 10_000,
         statusCallbackAllowPrivate: false,
+        statusCallbackDns: { servers: undefined, timeoutMs: 5_000 },
         defaultMethod: 'WORLD_SPECIAL',
         publicUrl: 'https://console.example.test',
         workers: 3,
@@ -120,6 +121,7 @@ describe('loadConfig', () => {
       worldSpecialToken: null,
       providerTimeoutMs: 10_000,
       statusCallbackAllowPrivate: false,
+      statusCallbackDns: { servers: undefined, timeoutMs: 5_000 },
       defaultMethod: 'MELROSE_SMPP',
       publicUrl: 'http://127.0.0.1:9000',
       workers: 1,
@@ -135,6 +137,24 @@ describe('loadConfig', () => {
       window: 10,
       maxTps: null,
     });
+  });
+
+  it('takes the DNS servers and deadline of status-callback targets', () => {
+    expect(
+      loadConfig({
+        STATUS_CALLBACK_DNS_SERVERS: '127.0.0.1:5353, [::1]:53,10.0.0.2',
+        STATUS_CALLBACK_DNS_TIMEOUT_MS: '1500',
+      }).delivery.statusCallbackDns,
+    ).toEqual({
+      servers: ['127.0.0.1:5353', '[::1]:53', '10.0.0.2'],
+      timeoutMs: 1500,
+    });
+    expect(() =>
+      loadConfig({ STATUS_CALLBACK_DNS_SERVERS: 'dns.example.com' }),
+    ).toThrow(/STATUS_CALLBACK_DNS_SERVERS: must be IP addresses/);
+    expect(() => loadConfig({ STATUS_CALLBACK_DNS_TIMEOUT_MS: '10' })).toThrow(
+      /STATUS_CALLBACK_DNS_TIMEOUT_MS: must be at least 100/,
+    );
   });
 
   it('takes the HTTP providers: Vonage with its default base URL and md5hash, the gateway with its token', () => {

@@ -1,3 +1,4 @@
+import { Resolver } from 'node:dns/promises';
 import { z } from 'zod';
 import { DELIVERY_METHODS, type DeliveryMethod } from '../shared/limits.ts';
 import { parseDecimal } from '../shared/money.ts';
@@ -14,6 +15,22 @@ const milliseconds = (fallback: number, min = 1) =>
     .int('must be a whole number of milliseconds')
     .min(min, `must be at least ${min}`)
     .default(fallback);
+
+/** DNS servers as c-ares takes them (`ip`, `ip:port`, `[ipv6]:port`), comma-separated. */
+function dnsServers(text: string): string[] {
+  return text
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
+}
+function validDnsServers(text: string): boolean {
+  try {
+    new Resolver().setServers(dnsServers(text));
+    return dnsServers(text).length > 0;
+  } catch {
+    return false;
+  }
+}
 
 const positiveInt = (fallback: number) =>
   z.coerce.number().int('must be an integer').min(1).default(fallback);
@@ -108,6 +125,15 @@ const EnvSchema = z.object({
       error: 'must be true or false',
     })
     .default(false),
+  // Not in the contract: the DNS of status-callback targets (tests point it at a local server).
+  STATUS_CALLBACK_DNS_SERVERS: z
+    .string()
+    .refine(
+      validDnsServers,
+      'must be IP addresses (ip or ip:port), comma-separated',
+    )
+    .optional(),
+  STATUS_CALLBACK_DNS_TIMEOUT_MS: milliseconds(5_000, 100),
 });
 
 export interface Config {
@@ -177,6 +203,8 @@ export interface DeliveryConfig {
   providerTimeoutMs: number;
   /** Status callbacks may go to loopback and private addresses (tests only). */
   statusCallbackAllowPrivate: boolean;
+  /** How callback targets' names are resolved: servers (undefined: the system's), deadline. */
+  statusCallbackDns: { servers: string[] | undefined; timeoutMs: number };
   defaultMethod: DeliveryMethod;
   /** Where providers and browsers reach this server, without a trailing slash. */
   publicUrl: string;
@@ -287,6 +315,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       worldSpecialToken: e.WORLD_SPECIAL_TOKEN ?? null,
       providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
       statusCallbackAllowPrivate: e.STATUS_CALLBACK_ALLOW_PRIVATE,
+      statusCallbackDns: {
+        servers: e.STATUS_CALLBACK_DNS_SERVERS
+          ? dnsServers(e.STATUS_CALLBACK_DNS_SERVERS)
+          : undefined,
+        timeoutMs: e.STATUS_CALLBACK_DNS_TIMEOUT_MS,
+      },
       defaultMethod: e.DEFAULT_DELIVERY_METHOD,
       publicUrl: (
         e.PUBLIC_URL ??

@@ -17,6 +17,8 @@ export interface Deps {
   throttle: LoginThrottle;
   /** Per node: registrations counted by address. */
   registrations: SlidingWindow;
+  /** Per node: "Send test event" calls counted by client. */
+  callbackTests: SlidingWindow;
   /** When each client's secret was last used: in the database, written at most once a minute. */
   secretUsage: SecretUsage;
   /** Told after each accepted send, so this node's delivery workers fetch at once. */
@@ -36,6 +38,7 @@ export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
     credentials: new CredentialCache<Principal>(),
     throttle: new LoginThrottle(),
     registrations: new SlidingWindow(60_000),
+    callbackTests: new SlidingWindow(60_000),
     secretUsage: new SecretUsage(db, (err) =>
       log?.warn({ err }, 'recording when a client secret was used failed'),
     ),

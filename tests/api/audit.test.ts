@@ -263,7 +263,20 @@ describe('each privileged action is recorded with actor, address, target and the
       targetType: 'client',
       targetId: clientId,
       before: null,
-      after: null,
+      after: { graceSeconds: 0 },
+    });
+    expect(
+      await onlyNewEvent(
+        () =>
+          http.post(`/api/clients/${clientId}/resetSecret`, {
+            graceSeconds: 3600,
+          }),
+        200,
+      ),
+    ).toMatchObject({
+      action: 'client.secret_reset',
+      before: null,
+      after: { graceSeconds: 3600 },
     });
     expect(
       await onlyNewEvent(() => http.delete(`/api/clients/${clientId}`), 204),
@@ -460,7 +473,7 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     return () =>
       admin.post('/api/admin/clients', { userId: user.id, name: 'A' });
   },
-  'PUT /api/admin/clients/:id': async () => {
+  'PUT /api/admin/clients/:clientId': async () => {
     const { client } = await freshUserAndClient();
     return () => admin.put(`/api/admin/clients/${client.id}`, { name: 'B' });
   },
@@ -507,15 +520,15 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     const { http } = await registerUser(server.url);
     return () => http.post('/api/clients', { name: 'C' });
   },
-  'PUT /api/clients/:id': async () => {
+  'PUT /api/clients/:clientId': async () => {
     const { http, client } = await freshUserAndClient();
     return () => http.put(`/api/clients/${client.id}`, { name: 'D' });
   },
-  'DELETE /api/clients/:id': async () => {
+  'DELETE /api/clients/:clientId': async () => {
     const { http, client } = await freshUserAndClient();
     return () => http.delete(`/api/clients/${client.id}`);
   },
-  'POST /api/clients/:id/resetSecret': async () => {
+  'POST /api/clients/:clientId/resetSecret': async () => {
     const { http, client } = await freshUserAndClient();
     return () => http.post(`/api/clients/${client.id}/resetSecret`);
   },
@@ -541,6 +554,14 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     const split = await newSplit();
     return () => admin.delete(`/api/admin/routes/split/${split.id}`);
   },
+  'POST /api/clients/:clientId/statusCallback/rotateKey': async () => {
+    const { http, client } = await freshUserAndClient();
+    await http.put(`/api/clients/${client.id}`, {
+      statusCallbackUrl: 'https://93.184.216.34/hooks',
+    });
+    return () =>
+      http.post(`/api/clients/${client.id}/statusCallback/rotateKey`);
+  },
   'PUT /api/users/me': async () => {
     const { http, email } = await registerUser(server.url);
     return () =>
@@ -558,7 +579,7 @@ const AUDITED: Record<string, () => Promise<Call>> = {
 
 /** Writes the contract's list of audited actions leaves out, and why. */
 const NOT_AUDITED: Record<string, string> = {
-  'POST /api/clients/:id/statusCallback/test':
+  'POST /api/clients/:clientId/statusCallback/test':
     'sends one test event to the URL the owner set (an audited change); changes nothing',
 };
 

@@ -1,7 +1,9 @@
+import dgram from 'node:dgram';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../../src/server/delivery/callbacks/signature.ts';
+import { CALLBACKS_PER_CLIENT } from '../../src/server/delivery/callbacks/worker.ts';
 import { waitForMessage } from '../support/delivery.ts';
 import { registerUser } from '../support/http.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
@@ -59,18 +61,29 @@ async function startReceiver() {
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let server: TestServer;
-/** Without STATUS_CALLBACK_ALLOW_PRIVATE, as in production. */
+/**
+ * Without STATUS_CALLBACK_ALLOW_PRIVATE, as in production; its DNS server never answers
+ * (localhost and IP literals need none).
+ */
 let strict: TestServer;
+let silentDns: dgram.Socket;
+const STRICT_DNS_TIMEOUT_MS = 2_000;
 
 beforeAll(async () => {
   receiver = await startReceiver();
+  silentDns = dgram.createSocket('udp4');
+  await new Promise<void>((r) => silentDns.bind(0, '127.0.0.1', r));
   server = await startServer({ STATUS_CALLBACK_ALLOW_PRIVATE: 'true' });
-  strict = await startServer();
+  strict = await startServer({
+    STATUS_CALLBACK_DNS_SERVERS: `127.0.0.1:${silentDns.address().port}`,
+    STATUS_CALLBACK_DNS_TIMEOUT_MS: String(STRICT_DNS_TIMEOUT_MS),
+  });
 });
 afterAll(async () => {
   await server?.close();
   await strict?.close();
   await receiver?.close();
+  silentDns?.close();
 });
 
 async function customer(on: TestServer) {
@@ -155,16 +168,94 @@ describe('statusCallbackUrl on the client', () => {
       statusCallbackUrl: null,
       statusCallbackSigningKey: key,
     });
-    // The change is audited, without the key.
+    // The change is audited, without the key, and without the URL's query.
     const audit = await adminHttp(server.url).get(
       `/api/admin/audit?targetId=${c.client.id}&action=client.status_callback_changed`,
     );
     expect(audit.body.events.map((e: any) => e.after)).toEqual([
       { statusCallbackUrl: null },
-      { statusCallbackUrl: `${receiver.url}?v=2` },
+      { statusCallbackUrl: `${receiver.url}?***` },
       { statusCallbackUrl: receiver.url },
     ]);
   });
+
+  it("keeps the URL's user name, password and query out of the audit log", async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const host = `127.0.0.1:${receiver.port}`;
+    const secretUrl = `http://hook-user:hook-pass@${host}/hooks/sms?token=s3cret#frag`;
+    expect(
+      (await c.http.put(path, { statusCallbackUrl: secretUrl })).status,
+    ).toBe(200);
+    expect(
+      (await c.http.put(path, { statusCallbackUrl: `http://${host}/other` }))
+        .status,
+    ).toBe(200);
+    const audit = await adminHttp(server.url).get(
+      `/api/admin/audit?targetId=${c.client.id}&action=client.status_callback_changed`,
+    );
+    expect(audit.body.events.map((e: any) => [e.before, e.after])).toEqual([
+      [
+        { statusCallbackUrl: `http://***@${host}/hooks/sms?***#***` },
+        { statusCallbackUrl: `http://${host}/other` },
+      ],
+      [
+        { statusCallbackUrl: null },
+        { statusCallbackUrl: `http://***@${host}/hooks/sms?***#***` },
+      ],
+    ]);
+    expect(JSON.stringify(audit.body)).not.toMatch(
+      /hook-user|hook-pass|s3cret/,
+    );
+    // The owner still sees the URL as set.
+    expect((await c.http.get(path)).body.statusCallbackUrl).toBe(
+      `http://${host}/other`,
+    );
+  });
+
+  it("answers another user's client 404 before looking up the URL's host", async () => {
+    const owner = await customer(strict);
+    const intruder = await registerUser(strict.url);
+    const started = Date.now();
+    const answer = await intruder.http.put(`/api/clients/${owner.client.id}`, {
+      statusCallbackUrl: 'https://hooks.never-answers.test/sms',
+    });
+    expect(answer.status).toBe(404);
+    expect(Date.now() - started).toBeLessThan(STRICT_DNS_TIMEOUT_MS / 2);
+  });
+
+  it('gives up on a host whose DNS never answers after the timeout, without holding up others', async () => {
+    const slow = await customer(strict);
+    const path = `/api/clients/${slow.client.id}`;
+    const started = Date.now();
+    const pending = Array.from({ length: 6 }, (_, i) =>
+      slow.http.put(path, {
+        statusCallbackUrl: `https://hooks-${i}.never-answers.test/sms`,
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    // A new user: registering and its first call hash and check a password on libuv's thread
+    // pool, which blocking lookups (getaddrinfo) would be holding.
+    const otherStarted = Date.now();
+    const other = await customer(strict);
+    const literal = await other.http.put(`/api/clients/${other.client.id}`, {
+      statusCallbackUrl: 'https://93.184.216.34/hooks',
+    });
+    expect(literal.status).toBe(200);
+    expect(Date.now() - otherStarted).toBeLessThan(STRICT_DNS_TIMEOUT_MS / 2);
+    const answers = await Promise.all(pending);
+    expect(answers.map((a) => a.status)).toEqual([
+      400, 400, 400, 400, 400, 400,
+    ]);
+    expect(answers[0]!.body.message).toBe(
+      `statusCallbackUrl host hooks-0.never-answers.test does not resolve: no DNS answer within ${STRICT_DNS_TIMEOUT_MS / 1000} s (ETIMEOUT)`,
+    );
+    // Two lookups of one client at a time, the rest waiting their turn: 3 rounds.
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(STRICT_DNS_TIMEOUT_MS - 100);
+    expect(elapsed).toBeLessThan(4 * STRICT_DNS_TIMEOUT_MS + 2_000);
+    expect((await slow.http.get(path)).body.statusCallbackUrl).toBeNull();
+  }, 20_000);
 
   it('refuses what is not an http(s) URL, and an empty body', async () => {
     const c = await customer(server);
@@ -267,6 +358,111 @@ describe('POST /api/clients/{id}/statusCallback/test', () => {
         )
       ).status,
     ).toBe(403);
+  });
+
+  it('answers 429 with Retry-After beyond 10 test events a minute for one client', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    await c.http.put(path, { statusCallbackUrl: receiver.url });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await c.http.post(`${path}/statusCallback/test`)).status).toBe(
+        200,
+      );
+    }
+    const refused = await c.http.post(`${path}/statusCallback/test`);
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe(
+      'At most 10 test events a minute. Try again later.',
+    );
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Another client of the same owner has its own allowance.
+    const other = await createClient(c.http, 'Other');
+    await c.http.put(`/api/clients/${other.id}`, {
+      statusCallbackUrl: receiver.url,
+    });
+    expect(
+      (await c.http.post(`/api/clients/${other.id}/statusCallback/test`))
+        .status,
+    ).toBe(200);
+  });
+});
+
+describe('POST /api/clients/{clientId}/statusCallback/rotateKey', () => {
+  it('gives the owner a new key; the old one signs nothing afterwards', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const rotate = `${path}/statusCallback/rotateKey`;
+    const none = await c.http.post(rotate);
+    expect(none.status).toBe(400);
+    expect(none.body.message).toBe('Set a status callback URL first');
+    const old = (await c.http.put(path, { statusCallbackUrl: receiver.url }))
+      .body.statusCallbackSigningKey;
+
+    const rotated = await c.http.post(rotate);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toEqual({
+      statusCallbackSigningKey: expect.stringMatching(/^whsec_[\w-]{43}$/),
+    });
+    const key = rotated.body.statusCallbackSigningKey;
+    expect(key).not.toBe(old);
+    expect((await c.http.get(path)).body.statusCallbackSigningKey).toBe(key);
+
+    // A test event and a message's events are signed with the new key only.
+    await c.http.post(`${path}/statusCallback/test`);
+    const sent = await c.send('after rotation');
+    await until(
+      'three events',
+      () => eventsOf(sent.id),
+      (e) => e.length >= 3,
+    );
+    const signed = [
+      receiver.received.findLast(
+        (r) => r.body.clientId === c.client.id && r.body.reference === 'test',
+      )!,
+      ...eventsOf(sent.id),
+    ];
+    for (const event of signed) {
+      expect(verifyCallbackSignature(event.signature, event.raw, key)).toBe(
+        true,
+      );
+      expect(verifyCallbackSignature(event.signature, event.raw, old)).toBe(
+        false,
+      );
+    }
+
+    // Audited, never with a key.
+    const audit = await adminHttp(server.url).get(
+      `/api/admin/audit?targetId=${c.client.id}&action=client.signing_key_rotated`,
+    );
+    expect(audit.body.events).toEqual([
+      expect.objectContaining({
+        action: 'client.signing_key_rotated',
+        actorUserId: c.user.id,
+        targetType: 'client',
+        targetId: c.client.id,
+        before: null,
+        after: null,
+      }),
+    ]);
+    expect(JSON.stringify(audit.body)).not.toContain(key);
+    expect(JSON.stringify(audit.body)).not.toContain(old);
+  });
+
+  it("is the owner's alone: API-client credentials 403, another user and staff 404", async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    const key = (await c.http.put(path, { statusCallbackUrl: receiver.url }))
+      .body.statusCallbackSigningKey;
+    const rotate = `${path}/statusCallback/rotateKey`;
+    expect((await clientHttp(server.url, c.client).post(rotate)).status).toBe(
+      403,
+    );
+    const intruder = await registerUser(server.url);
+    expect((await intruder.http.post(rotate)).status).toBe(404);
+    expect((await adminHttp(server.url).post(rotate)).status).toBe(404);
+    expect((await c.http.get(path)).body.statusCallbackSigningKey).toBe(key);
   });
 });
 
@@ -391,4 +587,70 @@ describe('status callback events', () => {
       receiver.answer(() => 200);
     }
   }, 45_000);
+});
+
+/** A receiver that takes each request and never answers it. */
+async function startHangingReceiver() {
+  let open = 0;
+  let maxOpen = 0;
+  let requests = 0;
+  const server = http.createServer((request) => {
+    requests += 1;
+    open += 1;
+    maxOpen = Math.max(maxOpen, open);
+    request.socket.on('close', () => {
+      open -= 1;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/never`,
+    stats: () => ({ open, maxOpen, requests }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('fairness between clients', () => {
+  it("a receiver that never answers holds a few slots, and never delays another client's callbacks", async () => {
+    const hung = await startHangingReceiver();
+    const a = await customer(server);
+    const b = await customer(server);
+    try {
+      await a.http.put(`/api/clients/${a.client.id}`, {
+        statusCallbackUrl: hung.url,
+      });
+      await b.http.put(`/api/clients/${b.client.id}`, {
+        statusCallbackUrl: receiver.url,
+      });
+      // 50 messages: 150 events for A's receiver, each try held for 10 s.
+      for (let i = 0; i < 50; i += 1) await a.send(`flood ${i}`);
+      await until(
+        "A's receiver holding tries",
+        () => hung.stats().open,
+        (open) => open > 0,
+      );
+      const sentAt = Date.now();
+      const sent = await b.send('on time');
+      // Before: one worker took 20 of A's jobs and waited for all of them, 10 s a batch.
+      const [first] = await until(
+        "B's first callback",
+        () => eventsOf(sent.id),
+        (events) => events.length > 0,
+        60_000,
+      );
+      expect(first!.at - sentAt).toBeLessThan(5_000);
+      expect(hung.stats().maxOpen).toBeLessThanOrEqual(CALLBACKS_PER_CLIENT);
+    } finally {
+      // A's queued events find no URL any more and end without a request.
+      await a.http.put(`/api/clients/${a.client.id}`, {
+        statusCallbackUrl: null,
+      });
+      await hung.close();
+    }
+  }, 90_000);
 });

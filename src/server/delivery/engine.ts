@@ -13,7 +13,7 @@ import type { Db } from '../db/client.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { startCallbackWorker } from './callbacks/worker.ts';
 import type { HttpConnector } from './http/submitter.ts';
-import { CALLBACK_QUEUE, DELIVERY_QUEUE, startQueue } from './queue.ts';
+import { DELIVERY_QUEUE, startQueue } from './queue.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
 import * as repo from './repo.ts';
 import { routeFor } from './routing.ts';
@@ -334,11 +334,12 @@ export async function startDelivery(
   options.wake.listen(() => {
     for (const id of workIds) boss.notifyWorker(id);
   });
-  await startCallbackWorker({
+  const callbacks = startCallbackWorker({
     boss,
     db,
     logger,
     allowPrivate: config.statusCallbackAllowPrivate,
+    dns: config.statusCallbackDns,
   });
 
   // Expired idempotency keys and never-claimed receipts only take space.
@@ -359,7 +360,7 @@ export async function startDelivery(
       options.wake.listen(null);
       options.receipts?.attach(null);
       await boss.offWork(DELIVERY_QUEUE, { wait: false });
-      await boss.offWork(CALLBACK_QUEUE, { wait: false });
+      await callbacks.stop();
       // Pending submits resolve as 'retry' (their jobs run again after a restart); the
       // simulator reports the receipts it still owes.
       await Promise.all(

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'client.deleted',
   'client.secret_reset',
   'client.status_callback_changed',
+  'client.signing_key_rotated',
   'route_split.created',
   'route_split.updated',
   'route_split.deleted',

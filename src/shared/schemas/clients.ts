@@ -119,3 +119,9 @@ export const StatusCallbackTestSchema = z
   })
   .meta({ id: 'StatusCallbackTest' });
 export type StatusCallbackTest = z.infer<typeof StatusCallbackTestSchema>;
+
+/** The answer of rotateKey: the new signing key (the old one signs nothing any more). */
+export const RotatedSigningKeySchema = z
+  .object({ statusCallbackSigningKey: z.string() })
+  .meta({ id: 'RotatedSigningKey' });
+export type RotatedSigningKey = z.infer<typeof RotatedSigningKeySchema>;

@@ -1,8 +1,12 @@
 import { createHmac } from 'node:crypto';
+import dgram from 'node:dgram';
+import { lookup as systemLookup } from 'node:dns/promises';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody } from './body.ts';
+import { LOOKUPS_PER_CLIENT, LOOKUPS_WAITING_PER_CLIENT } from './dns.ts';
 import {
   CALLBACK_RETRY_DELAYS_SECONDS,
   callbackRetryDelaySeconds,
@@ -138,6 +142,15 @@ describe('checkCallbackTarget', () => {
       'http://[::ffff:a9fe:a9fe]/',
       'a link-local address (IPv4 169.254.169.254',
     ],
+    [
+      'http://[::ffff:0:127.0.0.1]/',
+      'a loopback address (IPv4 127.0.0.1 inside IPv6)',
+    ],
+    [
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'a link-local address (IPv4 169.254.169.254',
+    ],
+    ['http://[::ffff:0:a00:1]/', 'a private address (IPv4 10.0.0.1'],
     ['http://[64:ff9b::7f00:1]/', 'a loopback address (IPv4 127.0.0.1'],
     ['http://[2002:c0a8:101::1]/', 'a private address (IPv4 192.168.1.1'],
   ])('refuses %s', (url, why) => {
@@ -157,6 +170,7 @@ describe('checkCallbackTarget', () => {
     'http://100.128.0.1/',
     'https://[2606:4700:4700::1111]/',
     'https://[::ffff:8.8.8.8]/',
+    'https://[::ffff:0:8.8.8.8]/',
     'https://localhost.example/',
   ])('lets %s through (names are checked when resolved)', (url) => {
     expect(checkCallbackTarget(url)).toMatchObject({ ok: true });
@@ -187,7 +201,7 @@ describe('checkCallbackTarget', () => {
 });
 
 describe('resolveCallbackTarget', () => {
-  it('refuses a name that resolves to 127.0.0.1 (localhost, through the system resolver)', async () => {
+  it('refuses a name that resolves to 127.0.0.1 (localhost)', async () => {
     const resolved = await resolveCallbackTarget('http://localhost:9/hook');
     expect(resolved.ok).toBe(false);
     expect(!resolved.ok && resolved.message).toMatch(
@@ -248,6 +262,119 @@ describe('resolveCallbackTarget', () => {
         lookup,
       }),
     ).toMatchObject({ ok: true, address: '2606:4700::1111', family: 6 });
+  });
+});
+
+/** A DNS server on 127.0.0.1 that takes every query and never answers. */
+async function silentDnsServer() {
+  const socket = dgram.createSocket('udp4');
+  let queries = 0;
+  socket.on('message', () => {
+    queries += 1;
+  });
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
+  const { port } = socket.address();
+  return {
+    servers: [`127.0.0.1:${port}`],
+    queries: () => queries,
+    close: () => new Promise<void>((r) => socket.close(() => r())),
+  };
+}
+
+describe('resolveCallbackTarget against a DNS server that never answers', () => {
+  it('fails with a clear error after the deadline, and keeps the thread pool free meanwhile', async () => {
+    const dns = await silentDnsServer();
+    try {
+      const started = performance.now();
+      const lookups = Array.from({ length: 8 }, (_, i) =>
+        resolveCallbackTarget(`https://slow-${i}.test/hook`, {
+          dns: { servers: dns.servers, timeoutMs: 1_000 },
+        }),
+      );
+      // getaddrinfo would hold libuv's 4 threads: the system's own lookups and file reads
+      // would wait for them. c-ares waits on a socket instead.
+      const others = performance.now();
+      await Promise.all([
+        systemLookup('localhost'),
+        readFile(new URL(import.meta.url)),
+      ]);
+      expect(performance.now() - others).toBeLessThan(500);
+      const results = await Promise.all(lookups);
+      const elapsed = performance.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(950);
+      expect(elapsed).toBeLessThan(3_000);
+      expect(results[0]).toEqual({
+        ok: false,
+        message:
+          'statusCallbackUrl host slow-0.test does not resolve: no DNS answer within 1 s (ETIMEOUT)',
+      });
+      expect(results.every((r) => !r.ok)).toBe(true);
+      expect(dns.queries()).toBeGreaterThan(0);
+    } finally {
+      await dns.close();
+    }
+  });
+
+  it('runs at most LOOKUPS_PER_CLIENT lookups of one client at once, and refuses beyond the waiting list', async () => {
+    const dns = await silentDnsServer();
+    try {
+      const options = {
+        clientId: 'client-a',
+        dns: { servers: dns.servers, timeoutMs: 600 },
+      };
+      const lookups = Array.from(
+        { length: LOOKUPS_PER_CLIENT + LOOKUPS_WAITING_PER_CLIENT },
+        (_, i) => resolveCallbackTarget(`https://q${i}.test/`, options),
+      );
+      const refused = await resolveCallbackTarget(
+        'https://one-too-many.test/',
+        options,
+      );
+      expect(refused).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(
+          /^statusCallbackUrl host one-too-many.test does not resolve: too many DNS lookups at once .*\(ELIMIT\)$/,
+        ),
+      });
+      // Another client is not held up by client-a's turns.
+      const other = resolveCallbackTarget('https://b.test/', {
+        clientId: 'client-b',
+        dns: options.dns,
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      // An A and an AAAA query per lookup: client-a's two running, client-b's one.
+      expect(dns.queries()).toBeGreaterThanOrEqual(LOOKUPS_PER_CLIENT + 1);
+      expect(dns.queries()).toBeLessThanOrEqual((LOOKUPS_PER_CLIENT + 1) * 2);
+      expect(await other).toMatchObject({ ok: false });
+      const results = await Promise.all(lookups);
+      expect(results.every((r) => !r.ok && /ETIMEOUT/.test(r.message))).toBe(
+        true,
+      );
+    } finally {
+      await dns.close();
+    }
+  }, 15_000);
+
+  it('answers localhost itself (c-ares does not read /etc/hosts) and needs no DNS for literals', async () => {
+    const dns = await silentDnsServer();
+    try {
+      const options = {
+        allowPrivate: true,
+        dns: { servers: dns.servers, timeoutMs: 500 },
+      };
+      expect(
+        await resolveCallbackTarget('http://localhost:8080/x', options),
+      ).toMatchObject({ ok: true, address: '127.0.0.1', family: 4 });
+      expect(
+        await resolveCallbackTarget('http://api.localhost/x', options),
+      ).toMatchObject({ ok: true, address: '127.0.0.1' });
+      expect(
+        await resolveCallbackTarget('http://127.0.0.1:9/x', options),
+      ).toMatchObject({ ok: true, address: '127.0.0.1' });
+      expect(dns.queries()).toBe(0);
+    } finally {
+      await dns.close();
+    }
   });
 });
 

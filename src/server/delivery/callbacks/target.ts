@@ -11,18 +11,20 @@
  *   rebinding) cannot slip through.
  * Both let everything through with allowPrivate (STATUS_CALLBACK_ALLOW_PRIVATE=true, tests).
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { callbackLookup, type DnsOptions, type Lookup } from './dns.ts';
 
 export interface CallbackTargetOptions {
   allowPrivate?: boolean;
 }
 
 export interface ResolveOptions extends CallbackTargetOptions {
-  /** DNS resolution (default dns.promises.lookup); tests may pass their own. */
-  lookup?: (
-    hostname: string,
-  ) => Promise<readonly { address: string; family: number }[]>;
+  /** DNS servers and deadline of the default lookup (see dns.ts). */
+  dns?: DnsOptions | undefined;
+  /** The client whose target this is: its lookups take turns (LOOKUPS_PER_CLIENT). */
+  clientId?: string | undefined;
+  /** DNS resolution (default: c-ares with a deadline, see dns.ts); tests may pass their own. */
+  lookup?: Lookup | undefined;
 }
 
 export type CheckedTarget =
@@ -114,8 +116,8 @@ function ipv6Bytes(address: string): number[] | null {
 
 /**
  * Why this IP address may not receive callbacks (e.g. 'a loopback address'), or null when it
- * may. IPv6 forms that carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96,
- * 6to4 2002::/16) are judged by that IPv4 address.
+ * may. IPv6 forms that carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d, IPv4-translated
+ * ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by that IPv4 address.
  */
 export function forbiddenAddressReason(address: string): string | null {
   const family = isIP(address.replace(/%.*$/, ''));
@@ -131,6 +133,13 @@ export function forbiddenAddressReason(address: string): string | null {
   let embedded: string | null = null;
   if (zero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) {
     embedded = v4(12); // ::ffff:a.b.c.d
+  } else if (
+    zero(0, 8) &&
+    bytes[8] === 0xff &&
+    bytes[9] === 0xff &&
+    zero(10, 12)
+  ) {
+    embedded = v4(12); // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
   } else if (
     bytes[0] === 0 &&
     bytes[1] === 0x64 &&
@@ -192,17 +201,13 @@ export function checkCallbackTarget(
   return { ok: true, url: parsed };
 }
 
-async function defaultLookup(hostname: string) {
-  return dnsLookup(hostname, { all: true, verbatim: true });
-}
-
 /**
- * checkCallbackTarget, then the name's addresses as the system resolves them now: refused if
- * it does not resolve or if any of them is forbidden. Returns the address to connect to.
+ * checkCallbackTarget, then the name's addresses as DNS answers now: refused if it does not
+ * resolve (in time) or if any of them is forbidden. Returns the address to connect to.
  */
 export async function resolveCallbackTarget(
   url: string,
-  { allowPrivate = false, lookup = defaultLookup }: ResolveOptions = {},
+  { allowPrivate = false, dns, clientId, lookup }: ResolveOptions = {},
 ): Promise<ResolvedTarget> {
   const checked = checkCallbackTarget(url, { allowPrivate });
   if (!checked.ok) return checked;
@@ -218,12 +223,14 @@ export async function resolveCallbackTarget(
   const host = checked.url.hostname;
   let addresses: readonly { address: string; family: number }[];
   try {
-    addresses = await lookup(host);
+    addresses = await (lookup ?? callbackLookup({ ...dns, clientId }))(host);
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const { code, message } = error as { code?: string; message?: string };
+    // A timeout or the per-client cap is ours to explain; a resolver's code speaks for itself.
+    const why = code === 'ETIMEOUT' || code === 'ELIMIT' ? `: ${message}` : '';
     return {
       ok: false,
-      message: `${FIELD} host ${host} does not resolve${code ? ` (${code})` : ''}`,
+      message: `${FIELD} host ${host} does not resolve${why}${code ? ` (${code})` : ''}`,
     };
   }
   const usable = addresses.filter((a) => isIP(a.address) !== 0);

@@ -1,14 +1,27 @@
 /**
- * The status-callback workers: each job is one event of one message (queued by the state
+ * The status-callback worker: each job is one event of one message (queued by the state
  * change itself, migrations/006-status-callbacks.sql). A job POSTs the event once; a failure
  * is recorded and queues the next try as a new job after callbackRetryDelaySeconds, so the
  * schedule (first retry within 30 s, then growing for about 26 hours) survives restarts.
+ *
+ * Fair to every client: a receiver that never answers holds a try for 10 s, and one client can
+ * have thousands of events queued. So
+ * - every job belongs to its client's group (pg-boss `group`, set by migrations/011), and a
+ *   fetch skips the groups that already have CALLBACKS_PER_CLIENT jobs active on any node
+ *   (pg-boss `groupConcurrency`, counted in the database): one client's backlog or slow
+ *   receiver never takes more than that many slots, and its excess stays queued without
+ *   blocking anyone else's jobs behind it;
+ * - up to MAX_IN_FLIGHT jobs run at once on this node, each completed on its own the moment it
+ *   is done (no batch waits for its slowest job), and a freed slot is refilled at once.
+ * A job fetched and never completed (the node died) stays active until the queue's expiry
+ * (60 s), then runs again: delivery is at least once.
  */
 import type { Job, PgBoss } from 'pg-boss';
 import type { Db } from '../../db/client.ts';
 import { CALLBACK_QUEUE } from '../queue.ts';
 import type { DeliveryLogger } from '../types.ts';
 import { callbackBody, type CallbackMessage } from './body.ts';
+import type { DnsOptions } from './dns.ts';
 import * as repo from './repo.ts';
 import {
   CALLBACK_TIMEOUT_MS,
@@ -18,23 +31,43 @@ import {
 
 export type CallbackJob = CallbackMessage & { attempt: number };
 
+/** Jobs of one client active at once, over every node. */
+export const CALLBACKS_PER_CLIENT = 4;
+/** Jobs running at once on one node. */
+export const MAX_IN_FLIGHT = 32;
+/** Pause between fetches while the queue has nothing for us. */
+const IDLE_POLL_MS = 500;
+/** How long stop() waits for the tries in flight before leaving them to the expiry. */
+const STOP_GRACE_MS = 5_000;
+
 export interface CallbackWorkerOptions {
   boss: PgBoss;
   db: Db;
   logger: DeliveryLogger;
   /** STATUS_CALLBACK_ALLOW_PRIVATE. */
   allowPrivate: boolean;
+  /** How target names are resolved (STATUS_CALLBACK_DNS_*). */
+  dns?: DnsOptions | undefined;
   timeoutMs?: number;
 }
 
-/** Starts one worker on the callback queue; returns its id for offWork. */
-export async function startCallbackWorker(
+export interface CallbackWorker {
+  /** Stops fetching and waits a little for the tries in flight. */
+  stop(): Promise<void>;
+}
+
+/** The group of a client's callback jobs (migrations/011 uses the same: the client id). */
+export function callbackGroup(clientId: string) {
+  return { id: clientId };
+}
+
+/** Starts this node's callback worker. */
+export function startCallbackWorker(
   options: CallbackWorkerOptions,
-): Promise<string> {
+): CallbackWorker {
   const { boss, db, logger } = options;
 
-  async function deliver(job: Job<CallbackJob>): Promise<void> {
-    const event = job.data;
+  async function deliver(event: CallbackJob): Promise<void> {
     const target = await repo.findTarget(db, event.clientId);
     if (!target) return; // the URL was removed since: nobody to tell
     const result = await postCallback(
@@ -43,6 +76,8 @@ export async function startCallbackWorker(
       target.signingKey,
       {
         allowPrivate: options.allowPrivate,
+        dns: options.dns,
+        clientId: event.clientId,
         timeoutMs: options.timeoutMs ?? CALLBACK_TIMEOUT_MS,
       },
     );
@@ -63,7 +98,7 @@ export async function startCallbackWorker(
         await boss.send(
           CALLBACK_QUEUE,
           { ...event, attempt: event.attempt + 1 },
-          { startAfter: delay },
+          { startAfter: delay, group: callbackGroup(event.clientId) },
         );
       }
     }
@@ -79,28 +114,94 @@ export async function startCallbackWorker(
     ]);
   }
 
-  return boss.work<CallbackJob>(
-    CALLBACK_QUEUE,
-    {
-      batchSize: 20,
-      perJobResults: true,
-      pollingIntervalSeconds: 0.5,
-    },
-    async (jobs) =>
-      Promise.all(
-        jobs.map(async (job) => {
-          try {
-            await deliver(job);
-            return { id: job.id, status: 'completed' as const };
-          } catch (err) {
-            // Ours (the database), not the receiver's: the queue runs the job again.
-            logger.error(
-              { err, messageId: job.data.messageId },
-              'status callback job failed',
-            );
-            return { id: job.id, status: 'failed' as const };
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  /** Wakes the loop early: a slot was freed, or stop() was called. */
+  let wake: (() => void) | null = null;
+
+  async function run(job: Job<CallbackJob>): Promise<void> {
+    const attempt = { id: job.id, retryCount: job.retryCount };
+    try {
+      await deliver(job.data);
+      await boss.complete(CALLBACK_QUEUE, attempt);
+    } catch (err) {
+      // Ours (the database), not the receiver's: the queue runs the job again.
+      logger.error(
+        { err, messageId: job.data.messageId },
+        'status callback job failed',
+      );
+      await boss
+        .fail(CALLBACK_QUEUE, attempt, { message: String(err) })
+        .catch((failErr: unknown) =>
+          logger.error(
+            { err: failErr },
+            'status callback job not handed back (it expires)',
+          ),
+        );
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      const free = MAX_IN_FLIGHT - inFlight.size;
+      let fetched = 0;
+      if (free > 0) {
+        try {
+          const jobs = await boss.fetch<CallbackJob>(CALLBACK_QUEUE, {
+            batchSize: free,
+            groupConcurrency: CALLBACKS_PER_CLIENT,
+          });
+          fetched = jobs.length;
+          for (const job of jobs) {
+            const running: Promise<void> = run(job).finally(() => {
+              inFlight.delete(running);
+              wake?.();
+            });
+            inFlight.add(running);
           }
+        } catch (err) {
+          if (stopping) break;
+          logger.error({ err }, 'status callback fetch failed');
+        }
+      }
+      // A full fetch: there is likely more, fetch again as soon as a slot is free. Otherwise
+      // (nothing fetchable now) look again after a pause, or when a slot frees up.
+      if (stopping || (fetched > 0 && fetched === free)) {
+        if (inFlight.size >= MAX_IN_FLIGHT) await pause(null);
+        continue;
+      }
+      await pause(IDLE_POLL_MS);
+    }
+  }
+
+  /** Waits for `ms` (null: no limit) or until woken. */
+  function pause(ms: number | null): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === null ? undefined : setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  const looping = loop();
+
+  return {
+    async stop() {
+      stopping = true;
+      wake?.();
+      await looping;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(inFlight),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, STOP_GRACE_MS);
         }),
-      ),
-  );
+      ]);
+      clearTimeout(timer);
+    },
+  };
 }

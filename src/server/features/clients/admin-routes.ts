@@ -8,7 +8,7 @@ import {
   UpdateClientSchema,
 } from '../../../shared/schemas/clients.ts';
 import {
-  IdParamsSchema,
+  ClientIdParamsSchema,
   IdSchema,
   pagingSchema,
   SearchTextSchema,
@@ -48,13 +48,13 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
     );
 
     app.put(
-      '/clients/:id',
+      '/clients/:clientId',
       {
         config: { role: { family: 'CLIENT', verb: 'UPDATE' } },
         schema: {
           tags,
           summary: 'Rename any client',
-          params: IdParamsSchema,
+          params: ClientIdParamsSchema,
           body: UpdateClientSchema,
           response: {
             200: ClientSchema,
@@ -66,7 +66,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         service.renameClient(
           deps,
           request.actor,
-          request.params.id,
+          request.params.clientId,
           request.body.name,
         ),
     );
@@ -93,20 +93,20 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
     );
 
     app.get(
-      '/clients/:id',
+      '/clients/:clientId',
       {
         config: { role: { family: 'CLIENT', verb: 'VIEW' } },
         schema: {
           tags,
           summary: 'Get any client',
-          params: IdParamsSchema,
+          params: ClientIdParamsSchema,
           response: {
             200: ClientSchema,
             ...errorResponses(400, 401, 403, 404),
           },
         },
       },
-      async (request) => service.getClient(deps, request.params.id),
+      async (request) => service.getClient(deps, request.params.clientId),
     );
   };
 }

@@ -194,6 +194,20 @@ export async function findOwnClient(
   );
 }
 
+/** Replaces the signing key of a client that has one; false when it has none. */
+export async function replaceSigningKey(
+  q: Queryable,
+  id: string,
+  newKey: string,
+): Promise<boolean> {
+  const rows = await q.query(
+    `UPDATE clients SET status_callback_signing_key = $2, date_updated = now()
+     WHERE id = $1 AND status_callback_signing_key IS NOT NULL RETURNING id`,
+    [id, newKey],
+  );
+  return rows.length > 0;
+}
+
 /** Sets (or with null removes) the callback URL; the key is set only when it has none yet. */
 export async function setStatusCallback(
   q: Queryable,

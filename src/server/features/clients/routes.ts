@@ -6,11 +6,12 @@ import {
   CreateClientSchema,
   OwnClientSchema,
   ResetSecretSchema,
+  RotatedSigningKeySchema,
   StatusCallbackTestSchema,
   UpdateOwnClientSchema,
 } from '../../../shared/schemas/clients.ts';
 import {
-  IdParamsSchema,
+  ClientIdParamsSchema,
   pagingSchema,
 } from '../../../shared/schemas/common.ts';
 import type { Deps } from '../../deps.ts';
@@ -68,13 +69,13 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
     );
 
     app.get(
-      '/clients/:id',
+      '/clients/:clientId',
       {
         schema: {
           tags,
           summary:
             'Get one of my clients, with its status callback URL and signing key',
-          params: IdParamsSchema,
+          params: ClientIdParamsSchema,
           response: {
             200: OwnClientSchema,
             ...errorResponses(400, 401, 403, 404),
@@ -84,14 +85,14 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async (request) => {
         return service.getOwnClient(
           deps,
-          request.params.id,
+          request.params.clientId,
           request.actor.user.id,
         );
       },
     );
 
     app.put(
-      '/clients/:id',
+      '/clients/:clientId',
       {
         schema: {
           tags,
@@ -101,7 +102,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
             'statusCallbackUrl: an http(s) URL that gets every state change of the ' +
             "client's messages, signed with statusCallbackSigningKey (X-Signature). Loopback, " +
             'link-local and private targets, and names resolving to them, are refused.',
-          params: IdParamsSchema,
+          params: ClientIdParamsSchema,
           body: UpdateOwnClientSchema,
           response: {
             200: OwnClientSchema,
@@ -113,7 +114,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         return service.updateOwnClient(
           deps,
           request.actor,
-          request.params.id,
+          request.params.clientId,
           request.actor.user.id,
           request.body,
         );
@@ -121,12 +122,12 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
     );
 
     app.delete(
-      '/clients/:id',
+      '/clients/:clientId',
       {
         schema: {
           tags,
           summary: 'Delete one of my clients',
-          params: IdParamsSchema,
+          params: ClientIdParamsSchema,
           response: {
             204: NoContentSchema,
             ...errorResponses(400, 401, 403, 404),
@@ -137,7 +138,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         await service.deleteClient(
           deps,
           request.actor,
-          request.params.id,
+          request.params.clientId,
           request.actor.user.id,
         );
         return reply.code(204).send();
@@ -145,7 +146,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
     );
 
     app.post(
-      '/clients/:id/statusCallback/test',
+      '/clients/:clientId/statusCallback/test',
       {
         schema: {
           tags,
@@ -154,29 +155,52 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           description:
             'The event has the contract format with messageId 00000000-0000-0000-0000-000000000000 ' +
             'and state DELIVERED; it is not retried.',
-          params: IdParamsSchema,
+          params: ClientIdParamsSchema,
           response: {
             200: StatusCallbackTestSchema,
-            ...errorResponses(400, 401, 403, 404),
+            ...errorResponses(400, 401, 403, 404, 429),
           },
         },
       },
       async (request) =>
         service.sendTestCallback(
           deps,
-          request.params.id,
+          request.params.clientId,
           request.actor.user.id,
         ),
     );
 
     app.post(
-      '/clients/:id/resetSecret',
+      '/clients/:clientId/statusCallback/rotateKey',
+      {
+        schema: {
+          tags,
+          summary:
+            'Replace the status callback signing key; the old one signs nothing afterwards',
+          params: ClientIdParamsSchema,
+          response: {
+            200: RotatedSigningKeySchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.rotateSigningKey(
+          deps,
+          request.actor,
+          request.params.clientId,
+          request.actor.user.id,
+        ),
+    );
+
+    app.post(
+      '/clients/:clientId/resetSecret',
       {
         schema: {
           tags,
           summary:
             'Replace the secret; the new one is shown only in this answer. With graceSeconds, the old one keeps working that long',
-          params: IdParamsSchema,
+          params: ClientIdParamsSchema,
           body: ResetSecretSchema,
           response: {
             200: ClientWithSecretSchema,
@@ -188,7 +212,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
         return service.resetSecret(
           deps,
           request.actor,
-          request.params.id,
+          request.params.clientId,
           request.actor.user.id,
           request.body?.graceSeconds ?? 0,
         );

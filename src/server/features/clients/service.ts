@@ -7,6 +7,7 @@ import type {
   Client,
   ClientWithSecret,
   OwnClient,
+  RotatedSigningKey,
   StatusCallbackTest,
   UpdateOwnClientInput,
 } from '../../../shared/schemas/clients.ts';
@@ -17,7 +18,7 @@ import type { Deps } from '../../deps.ts';
 import { callbackBody } from '../../delivery/callbacks/body.ts';
 import { postCallback } from '../../delivery/callbacks/send.ts';
 import { resolveCallbackTarget } from '../../delivery/callbacks/target.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
 import * as repo from './repo.ts';
 
 /*
@@ -78,11 +79,46 @@ export async function getOwnClient(
   return client;
 }
 
+/** How a client's callback targets are checked: the configured rules, its DNS turns. */
+function targetOptions(deps: Deps, clientId: string) {
+  return {
+    allowPrivate: deps.config.delivery.statusCallbackAllowPrivate,
+    dns: deps.config.delivery.statusCallbackDns,
+    clientId,
+  };
+}
+
+/** A fresh status-callback signing key. */
+function newSigningKey(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * A callback URL as the audit log keeps it: its user name and password, query and fragment
+ * may carry credentials of the receiver, so they show as `***`
+ * (`https://***@hooks.example.com/sms?***`).
+ */
+export function redactCallbackUrl(url: string | null): string | null {
+  if (url === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '***';
+  }
+  const userinfo = parsed.username || parsed.password ? '***@' : '';
+  const query = parsed.search ? '?***' : '';
+  const fragment = parsed.hash ? '#***' : '';
+  return `${parsed.protocol}//${userinfo}${parsed.host}${parsed.pathname}${query}${fragment}`;
+}
+
 /**
  * The owner's PUT: renames and/or sets the status callback URL. The URL is refused (400) when
  * it, or any address its name resolves to now, is loopback, link-local or private (unless
  * STATUS_CALLBACK_ALLOW_PRIVATE); the sender checks again at each send, against DNS rebinding.
- * The signing key is made with the first URL and kept afterwards.
+ * The signing key is made with the first URL and kept afterwards. Another user's client
+ * answers 404 before anything is resolved: nobody makes us look up names for a client that
+ * is not theirs.
  */
 export async function updateOwnClient(
   deps: Deps,
@@ -93,9 +129,13 @@ export async function updateOwnClient(
 ): Promise<OwnClient> {
   const url = input.statusCallbackUrl;
   if (url) {
-    const target = await resolveCallbackTarget(url, {
-      allowPrivate: deps.config.delivery.statusCallbackAllowPrivate,
-    });
+    if (!(await repo.findOwnClient(deps.db, clientId, ownerId))) {
+      throw notFound('Client');
+    }
+    const target = await resolveCallbackTarget(
+      url,
+      targetOptions(deps, clientId),
+    );
     if (!target.ok) throw badRequest(target.message);
   }
   return deps.db.transaction(async (tx) => {
@@ -113,19 +153,16 @@ export async function updateOwnClient(
       });
     }
     if (url !== undefined && url !== before.statusCallbackUrl) {
-      await repo.setStatusCallback(
-        tx,
-        clientId,
-        url,
-        `whsec_${randomBytes(32).toString('base64url')}`,
-      );
+      await repo.setStatusCallback(tx, clientId, url, newSigningKey());
       await recordAudit(tx, {
         action: 'client.status_callback_changed',
         actor,
         targetType: 'client',
         targetId: clientId,
-        before: { statusCallbackUrl: before.statusCallbackUrl },
-        after: { statusCallbackUrl: url },
+        before: {
+          statusCallbackUrl: redactCallbackUrl(before.statusCallbackUrl),
+        },
+        after: { statusCallbackUrl: redactCallbackUrl(url) },
       });
     }
     const after = await repo.findOwnClient(tx, clientId, ownerId);
@@ -137,9 +174,13 @@ export async function updateOwnClient(
 /** The messageId of test events: no message has it, so a receiver can tell them apart. */
 export const TEST_EVENT_MESSAGE_ID = '00000000-0000-0000-0000-000000000000';
 
+/** "Send test event" calls a minute per client (each may cost a DNS lookup and a 10 s wait). */
+export const TEST_EVENTS_PER_MINUTE = 10;
+
 /**
  * "Send test event": one signed event in the contract's format, POSTed now (same target checks
- * and timeout as real ones, no retry), and what the receiver answered. Changes nothing.
+ * and timeout as real ones, no retry), and what the receiver answered. Changes nothing. At most
+ * TEST_EVENTS_PER_MINUTE a minute per client (per node): beyond, 429 with Retry-After.
  */
 export async function sendTestCallback(
   deps: Deps,
@@ -150,6 +191,16 @@ export async function sendTestCallback(
   if (!client) throw notFound('Client');
   if (!client.statusCallbackUrl || !client.statusCallbackSigningKey) {
     throw badRequest('Set a status callback URL first');
+  }
+  const wait = deps.callbackTests.take([
+    { key: clientId, limit: TEST_EVENTS_PER_MINUTE },
+  ]);
+  if (wait > 0) {
+    throw new HttpError(
+      429,
+      `At most ${TEST_EVENTS_PER_MINUTE} test events a minute. Try again later.`,
+      { 'retry-after': String(wait) },
+    );
   }
   const result = await postCallback(
     client.statusCallbackUrl,
@@ -163,7 +214,7 @@ export async function sendTestCallback(
       dateUpdated: new Date(),
     }),
     client.statusCallbackSigningKey,
-    { allowPrivate: deps.config.delivery.statusCallbackAllowPrivate },
+    targetOptions(deps, clientId),
   );
   return {
     ok: result.ok,
@@ -171,6 +222,35 @@ export async function sendTestCallback(
     error: result.ok ? null : (result.error ?? 'failed'),
     durationMs: result.durationMs,
   };
+}
+
+/**
+ * Replaces the status-callback signing key (the owner only): every callback signed from now on
+ * uses the new one, since the worker reads the key at each try. The key is never audited. A
+ * client that never had a callback URL has no key to rotate (400).
+ */
+export async function rotateSigningKey(
+  deps: Deps,
+  actor: Actor,
+  clientId: string,
+  ownerId: string,
+): Promise<RotatedSigningKey> {
+  const key = newSigningKey();
+  await deps.db.transaction(async (tx) => {
+    if (!(await repo.findOwnClient(tx, clientId, ownerId, true))) {
+      throw notFound('Client');
+    }
+    if (!(await repo.replaceSigningKey(tx, clientId, key))) {
+      throw badRequest('Set a status callback URL first');
+    }
+    await recordAudit(tx, {
+      action: 'client.signing_key_rotated',
+      actor,
+      targetType: 'client',
+      targetId: clientId,
+    });
+  });
+  return { statusCallbackSigningKey: key };
 }
 
 /** A customer's own clients, in the order they were made. */
@@ -244,6 +324,7 @@ export async function resetSecret(
       actor,
       targetType: 'client',
       targetId: clientId,
+      after: { graceSeconds },
     });
     return updated;
   });

@@ -7,6 +7,7 @@ import { makeClient } from '../../../testing/test-data';
 
 const client = makeClient({ name: 'Web shop' });
 const KEY = 'whsec_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
+const NEW_KEY = 'whsec_ZYXWVUTSRQPONMLKJIHGFEDCBA9876543210zyxwvut';
 
 function routes(statusCallbackUrl: string | null, testStatus = 200) {
   const shown = {
@@ -24,6 +25,9 @@ function routes(statusCallbackUrl: string | null, testStatus = 200) {
         statusCallbackUrl: 'https://hooks.example.com/sms',
         statusCallbackSigningKey: KEY,
       },
+    },
+    [`POST /api/clients/${client.id}/statusCallback/rotateKey`]: {
+      body: { statusCallbackSigningKey: NEW_KEY },
     },
     [`POST /api/clients/${client.id}/statusCallback/test`]: {
       body:
@@ -82,5 +86,46 @@ describe('status callback on the client page', () => {
         'The test event was not taken: receiver answered HTTP 500',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('Rotate key asks first; Cancel keeps the key, OK shows the new one', async () => {
+    const { requests } = mockApi(routes('https://hooks.example.com/sms'));
+    const { user } = renderApp(`/clients/${client.id}`, { loggedIn: true });
+    const section = within(
+      await screen.findByRole('region', { name: 'Status Callback' }),
+    );
+    const rotateCalls = () =>
+      requests.filter((r) => r.path.endsWith('/statusCallback/rotateKey'));
+    await user.click(section.getByRole('button', { name: 'Rotate key' }));
+    const question = screen.getByRole('alertdialog', {
+      name: /rotate the signing key/,
+    });
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(rotateCalls()).toEqual([]);
+    expect(section.getByText(KEY)).toBeInTheDocument();
+
+    await user.click(section.getByRole('button', { name: 'Rotate key' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', {
+        name: 'OK',
+      }),
+    );
+    expect(await section.findByText(NEW_KEY)).toBeInTheDocument();
+    expect(section.queryByText(KEY)).toBeNull();
+    expect(rotateCalls()).toHaveLength(1);
+    expect(rotateCalls()[0]).toMatchObject({ method: 'POST' });
+    expect(
+      await screen.findByText('The signing key has been rotated'),
+    ).toBeInTheDocument();
+  });
+
+  it('has no Rotate key before a URL gave the client a key', async () => {
+    mockApi(routes(null));
+    renderApp(`/clients/${client.id}`, { loggedIn: true });
+    const section = within(
+      await screen.findByRole('region', { name: 'Status Callback' }),
+    );
+    expect(section.queryByRole('button', { name: 'Rotate key' })).toBeNull();
   });
 });

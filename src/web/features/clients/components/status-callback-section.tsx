@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import {
@@ -8,9 +9,11 @@ import {
 } from '../../../../shared/schemas/clients';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
+import { useRotateSigningKey } from '../api/rotate-signing-key';
 import {
   useSendTestEvent,
   useSetStatusCallbackUrl,
@@ -20,9 +23,14 @@ import './clients.css';
 
 const FormSchema = z.object({ statusCallbackUrl: StatusCallbackUrlSchema });
 
+const ROTATE_KEY_QUESTION =
+  'Are you sure you want to rotate the signing key? Callbacks are signed with the new key at once, and the current key stops working';
+const KEY_ROTATED = 'The signing key has been rotated';
+
 /**
  * The client's status callback: the URL that hears every state change of its messages, the
- * key that signs them (X-Signature), and "Send test event" to try the receiver now.
+ * key that signs them (X-Signature) with "Rotate key" to replace it, and "Send test event" to
+ * try the receiver now.
  */
 export function StatusCallbackSection({
   client,
@@ -32,6 +40,8 @@ export function StatusCallbackSection({
   const toast = useToast();
   const save = useSetStatusCallbackUrl();
   const test = useSendTestEvent();
+  const rotate = useRotateSigningKey();
+  const [confirmingRotate, setConfirmingRotate] = useState(false);
   const url = client.statusCallbackUrl ?? null;
   const key = client.statusCallbackSigningKey ?? null;
   const {
@@ -103,9 +113,32 @@ export function StatusCallbackSection({
               {key}
             </code>
             <CopyButton value={key} label="Copy signing key" />
+            <Button
+              size="sm"
+              variant="danger"
+              pending={rotate.isPending}
+              onClick={() => setConfirmingRotate(true)}
+            >
+              Rotate key
+            </Button>
           </div>
+          {rotate.error ? (
+            <Alert tone="danger">{errorText(rotate.error)}</Alert>
+          ) : null}
         </div>
       ) : null}
+      <ConfirmDialog
+        open={confirmingRotate}
+        destructive
+        text={ROTATE_KEY_QUESTION}
+        onCancel={() => setConfirmingRotate(false)}
+        onConfirm={() => {
+          setConfirmingRotate(false);
+          rotate.mutate(client.id, {
+            onSuccess: () => toast.show(KEY_ROTATED, { tone: 'success' }),
+          });
+        }}
+      />
       {test.error ? <Alert tone="danger">{errorText(test.error)}</Alert> : null}
       {test.data ? (
         <Alert tone={test.data.ok ? 'success' : 'danger'} role="status">
