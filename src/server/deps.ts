@@ -1,3 +1,4 @@
+import { ThrottledLog } from './audit/throttled-log.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
 import { LoginThrottle, SlidingWindow } from './auth/login-throttle.ts';
 import type { Principal } from './auth/principal.ts';
@@ -15,6 +16,8 @@ export interface Deps {
   credentials: CredentialCache<Principal>;
   /** Per node: password and secret tries counted by this node. */
   throttle: LoginThrottle;
+  /** One audit event per address and lock of refused sign-ins, its count kept current. */
+  throttledLog: ThrottledLog;
   /** Per node: registrations counted by address. */
   registrations: SlidingWindow;
   /** When each client's secret was last used: in the database, written at most once a minute. */
@@ -29,12 +32,20 @@ interface WarnLog {
   warn(details: object, message: string): void;
 }
 
+/** Lets the writes made off the requests' path land: before the database closes. */
+export async function settleDeps(deps: Deps): Promise<void> {
+  await deps.throttledLog.close();
+}
+
 export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
   return {
     config,
     db,
     credentials: new CredentialCache<Principal>(),
     throttle: new LoginThrottle(),
+    throttledLog: new ThrottledLog(db, (err) =>
+      log?.warn({ err }, 'auditing refused sign-ins failed'),
+    ),
     registrations: new SlidingWindow(60_000),
     secretUsage: new SecretUsage(db, (err) =>
       log?.warn({ err }, 'recording when a client secret was used failed'),

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { isKnownRole } from '../../shared/roles.ts';
-import { recordThrottled } from '../audit/record.ts';
 import type { Deps } from '../deps.ts';
 import { tooManyRequests, unauthorized } from '../errors.ts';
 import {
@@ -89,22 +88,6 @@ async function verify(
   };
 }
 
-/** Records the lock in the audit log without delaying the answer; a failure is only logged. */
-function auditThrottled(
-  deps: Deps,
-  request: FastifyRequest,
-  account: string,
-  retryAfterSeconds: number,
-): void {
-  recordThrottled(deps.db, {
-    account,
-    ip: request.ip,
-    retryAfterSeconds,
-  }).catch((error: unknown) =>
-    request.log.error({ err: error }, 'could not audit a throttled login'),
-  );
-}
-
 /** The secret of an API client was used: recorded off the request's path. */
 function noteUse(deps: Deps, principal: Principal): void {
   if (principal.kind === 'client')
@@ -150,8 +133,12 @@ export function authenticate(deps: Deps) {
       ? deps.throttle.reserveClient(request.ip)
       : deps.throttle.reserveUser(account, request.ip);
     if (typeof attempt === 'number') {
-      if (deps.throttle.firstRefusal(`${account}\0${request.ip}`, attempt))
-        auditThrottled(deps, request, account, attempt);
+      // The audit log keeps one event per address and lock, with the count of refusals.
+      deps.throttledLog.refused({
+        account,
+        ip: request.ip,
+        retryAfterSeconds: attempt,
+      });
       throw tooManyRequests(attempt);
     }
     let principal: Principal | undefined;

@@ -105,8 +105,6 @@ export class LoginThrottle {
   private readonly window: SlidingWindow;
   private readonly limits: ThrottleLimits;
   private readonly known = new Map<string, number>();
-  /** Locks already reported, by subject, until they end. */
-  private readonly reported = new Map<string, number>();
 
   constructor(limits: Partial<ThrottleLimits> = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
@@ -142,26 +140,6 @@ export class LoginThrottle {
       [{ key: `i:${address}`, limit: this.limits.perAddress }],
       now,
     );
-  }
-
-  /**
-   * True for the first refusal of a lock on `subject` (an account and address): the one the
-   * audit log records, however many refused tries follow while the lock lasts.
-   */
-  firstRefusal(
-    subject: string,
-    waitSeconds: number,
-    now = Date.now(),
-  ): boolean {
-    const until = this.reported.get(subject);
-    if (until !== undefined && until > now) return false;
-    this.reported.delete(subject);
-    this.reported.set(subject, now + waitSeconds * 1000);
-    if (this.reported.size > MAX_KNOWN_ADDRESSES) {
-      const oldest = this.reported.keys().next().value;
-      if (oldest !== undefined) this.reported.delete(oldest);
-    }
-    return true;
   }
 
   private reserve(
