@@ -99,10 +99,14 @@ function noteUse(deps: Deps, principal: Principal): void {
  * client id and secret. Never answers `WWW-Authenticate: Basic` (browsers would pop up a box).
  *
  * The user name is normalised first (e-mails and client ids in any letter case are one
- * account), so all its spellings share one cache entry and one throttle count. A try is
- * reserved with the throttle before the check and given back when it was right, so parallel
- * requests cannot all pass the gate while the KDF runs; requests for a pair already being
- * checked wait for that check instead.
+ * account), so all its spellings share one cache entry and one throttle count. Requests for a
+ * pair already being checked wait for that check instead of starting another.
+ *
+ * A password try is reserved with the throttle before the check and given back when it was
+ * right, so parallel requests cannot all pass the gate while the KDF runs. A client secret
+ * cannot be guessed and is cheap to check: it is always checked, a right one always accepted,
+ * and only a wrong one counts (and is answered 429 once its address is over the limit). Each
+ * 429 is told to the audit log, which keeps one event per address and lock.
  */
 export function authenticate(deps: Deps) {
   return async function authenticateHook(
@@ -119,6 +123,14 @@ export function authenticate(deps: Deps) {
       noteUse(deps, cached);
       return;
     }
+    const refuse = (retryAfterSeconds: number) => {
+      deps.throttledLog.refused({
+        account,
+        ip: request.ip,
+        retryAfterSeconds,
+      });
+      return tooManyRequests(retryAfterSeconds);
+    };
     // The same pair is being checked already: share its answer. No try is spent, as no new
     // guess is made and no KDF runs.
     const running = deps.credentials.running(key);
@@ -129,18 +141,21 @@ export function authenticate(deps: Deps) {
       noteUse(deps, shared);
       return;
     }
-    const attempt = UUID.test(account)
-      ? deps.throttle.reserveClient(request.ip)
-      : deps.throttle.reserveUser(account, request.ip);
-    if (typeof attempt === 'number') {
-      // The audit log keeps one event per address and lock, with the count of refusals.
-      deps.throttledLog.refused({
-        account,
-        ip: request.ip,
-        retryAfterSeconds: attempt,
-      });
-      throw tooManyRequests(attempt);
+    if (UUID.test(account)) {
+      const principal = await deps.credentials.verifyOnce(key, () =>
+        verify(deps, account, password),
+      );
+      if (!principal) {
+        const wait = deps.throttle.secretFailed(request.ip);
+        if (wait > 0) throw refuse(wait);
+        throw unauthorized('Invalid credentials');
+      }
+      request.principal = principal;
+      noteUse(deps, principal);
+      return;
     }
+    const attempt = deps.throttle.reserveUser(account, request.ip);
+    if (typeof attempt === 'number') throw refuse(attempt);
     let principal: Principal | undefined;
     try {
       principal = await deps.credentials.verifyOnce(key, () =>

@@ -75,16 +75,6 @@ describe('LoginThrottle', () => {
     expect(throttle.reserveUser('ada', '192.0.2.1', now)).toBeGreaterThan(0);
   });
 
-  it('limits client secrets per address only', () => {
-    const throttle = new LoginThrottle();
-    const now = 1_000_000;
-    for (let i = 0; i < 100; i++) {
-      expect(isAttempt(throttle.reserveClient('192.0.2.1', now))).toBe(true);
-    }
-    expect(throttle.reserveClient('192.0.2.1', now)).toBeGreaterThan(0);
-    expect(isAttempt(throttle.reserveClient('192.0.2.2', now))).toBe(true);
-  });
-
   it('forgets tries after the window', () => {
     const throttle = new LoginThrottle();
     const now = 1_000_000;
@@ -93,5 +83,24 @@ describe('LoginThrottle', () => {
     expect(
       isAttempt(throttle.reserveUser('ada', '192.0.2.1', now + 60_001)),
     ).toBe(true);
+  });
+});
+
+describe('LoginThrottle: client secrets', () => {
+  it('answers 0 for the first 100 wrong secrets from an address a minute, then the wait', () => {
+    const throttle = new LoginThrottle();
+    const now = 1_000_000;
+    for (let i = 0; i < 100; i++)
+      expect(throttle.secretFailed('192.0.2.1', now)).toBe(0);
+    expect(throttle.secretFailed('192.0.2.1', now)).toBe(60);
+    expect(throttle.secretFailed('192.0.2.2', now)).toBe(0);
+    expect(throttle.secretFailed('192.0.2.1', now + 60_001)).toBe(0);
+  });
+
+  it('does not count wrong secrets against passwords from the same address', () => {
+    const throttle = new LoginThrottle();
+    const now = 1_000_000;
+    for (let i = 0; i < 150; i++) throttle.secretFailed('192.0.2.1', now);
+    expect(isAttempt(throttle.reserveUser('ada', '192.0.2.1', now))).toBe(true);
   });
 });

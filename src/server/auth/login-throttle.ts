@@ -64,8 +64,10 @@ export interface ThrottleLimits {
   perAccountAddress: number;
   /** Tries at one user account from every address together. */
   perAccount: number;
-  /** Failed tries from one address, at every account and client together. */
+  /** Failed passwords from one address, at every user account together. */
   perAddress: number;
+  /** Wrong API-client secrets from one address, at every client together. */
+  secretsPerAddress: number;
 }
 
 export const DEFAULT_LIMITS: ThrottleLimits = {
@@ -73,6 +75,7 @@ export const DEFAULT_LIMITS: ThrottleLimits = {
   perAccountAddress: 10,
   perAccount: 100,
   perAddress: 100,
+  secretsPerAddress: 100,
 };
 
 /** A reserved attempt: counted as a failure unless given back. */
@@ -88,7 +91,7 @@ const KNOWN_ADDRESS_MS = 24 * 60 * 60_000;
 const MAX_KNOWN_ADDRESSES = 100_000;
 
 /**
- * Limits password and secret guessing. An attempt is reserved before the check runs and given
+ * Limits password guessing, and bounds wrong API-client secrets. A password try is reserved before the check runs and given
  * back only when the credential was right, so checks in flight count: however many requests
  * arrive at once, no more than the allowance are checked.
  *
@@ -97,9 +100,12 @@ const MAX_KNOWN_ADDRESSES = 100_000;
  *   bounds a distributed guess. Reaching that cap takes at least ten attacking addresses, and
  *   even then it does not apply at an address where the owner signed in during the last day,
  *   so the owner keeps working from their usual place.
- * - An API client: its secret is 256 random bits, which cannot be guessed, so a client id is
- *   not a lock-out key; only the address's failures count.
- * - An address: 100 failures a minute across accounts and clients.
+ * - An address: 100 failed passwords a minute across accounts.
+ *
+ * An API client's secret is 256 random bits: it cannot be guessed, and checking one is cheap,
+ * so a secret is always checked and a right one always accepted. Wrong ones count on their own
+ * per-address counter (`secretFailed`), which refuses only further wrong secrets and never a
+ * user's password.
  */
 export class LoginThrottle {
   private readonly window: SlidingWindow;
@@ -134,10 +140,13 @@ export class LoginThrottle {
     );
   }
 
-  /** Reserves a try at an API client's secret: only the address is limited. */
-  reserveClient(address: string, now = Date.now()): Attempt | number {
-    return this.reserve(
-      [{ key: `i:${address}`, limit: this.limits.perAddress }],
+  /**
+   * Counts a wrong API-client secret from `address`: 0 while the address is under its limit
+   * (answer 401), else the seconds to wait (answer 429; the try is not counted again).
+   */
+  secretFailed(address: string, now = Date.now()): number {
+    return this.window.take(
+      [{ key: `s:${address}`, limit: this.limits.secretsPerAddress }],
       now,
     );
   }
