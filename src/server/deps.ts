@@ -1,5 +1,6 @@
 import { ThrottledLog } from './audit/throttled-log.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
+import { KnownAddresses } from './auth/known-addresses.ts';
 import { LoginThrottle, SlidingWindow } from './auth/login-throttle.ts';
 import type { Principal } from './auth/principal.ts';
 import { SecretUsage } from './auth/secret-usage.ts';
@@ -16,6 +17,8 @@ export interface Deps {
   credentials: CredentialCache<Principal>;
   /** Per node: password and secret tries counted by this node. */
   throttle: LoginThrottle;
+  /** Where each user signed in lately: in the database, cached per node. */
+  knownAddresses: KnownAddresses;
   /** One audit event per address and lock of refused sign-ins, its count kept current. */
   throttledLog: ThrottledLog;
   /** Per node: registrations counted by address. */
@@ -34,7 +37,7 @@ interface WarnLog {
 
 /** Lets the writes made off the requests' path land: before the database closes. */
 export async function settleDeps(deps: Deps): Promise<void> {
-  await deps.throttledLog.close();
+  await Promise.all([deps.throttledLog.close(), deps.knownAddresses.drain()]);
 }
 
 export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
@@ -43,6 +46,9 @@ export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
     db,
     credentials: new CredentialCache<Principal>(),
     throttle: new LoginThrottle(),
+    knownAddresses: new KnownAddresses(db, (err) =>
+      log?.warn({ err }, 'recording where a user signed in failed'),
+    ),
     throttledLog: new ThrottledLog(db, (err) =>
       log?.warn({ err }, 'auditing refused sign-ins failed'),
     ),

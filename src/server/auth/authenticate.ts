@@ -8,6 +8,7 @@ import {
   verifyPassword,
 } from './passwords.ts';
 import type { Verified } from './credential-cache.ts';
+import type { Attempt } from './login-throttle.ts';
 import type { Principal } from './principal.ts';
 import * as repo from './repo.ts';
 
@@ -95,6 +96,27 @@ function noteUse(deps: Deps, principal: Principal): void {
 }
 
 /**
+ * Reserves a try at a user's password (see LoginThrottle): an Attempt, or the seconds to wait.
+ * Only when a cap that a known address lifts refuses the try is the database asked whether the
+ * owner signed in at this address lately.
+ */
+async function reservePasswordTry(
+  deps: Deps,
+  account: string,
+  address: string,
+): Promise<Attempt | number> {
+  const attempt = deps.throttle.reserveUser(account, address);
+  if (
+    typeof attempt === 'number' &&
+    deps.throttle.refusedOnlyForUnknownAddress(account, address) &&
+    (await deps.knownAddresses.isKnown(account, address))
+  ) {
+    return deps.throttle.reserveUser(account, address, true);
+  }
+  return attempt;
+}
+
+/**
  * onRequest hook of the authenticated scopes: HTTP Basic with e-mail and password, or with a
  * client id and secret. Never answers `WWW-Authenticate: Basic` (browsers would pop up a box).
  *
@@ -154,7 +176,7 @@ export function authenticate(deps: Deps) {
       noteUse(deps, principal);
       return;
     }
-    const attempt = deps.throttle.reserveUser(account, request.ip);
+    const attempt = await reservePasswordTry(deps, account, request.ip);
     if (typeof attempt === 'number') throw refuse(attempt);
     let principal: Principal | undefined;
     try {
@@ -168,6 +190,12 @@ export function authenticate(deps: Deps) {
     }
     if (!principal) throw unauthorized('Invalid credentials');
     attempt.succeeded();
+    if (principal.kind === 'user') {
+      void deps.knownAddresses.signedIn(
+        { id: principal.user.id, account },
+        request.ip,
+      );
+    }
     request.principal = principal;
     noteUse(deps, principal);
   };
