@@ -7,7 +7,7 @@ import {
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
-import { createDeps } from './deps.ts';
+import { createDeps, settleDeps } from './deps.ts';
 import { startDelivery, type Delivery } from './delivery/engine.ts';
 import { httpServerOptions, limitConnections } from './http-server-options.ts';
 import { ensureBootstrapAdmin } from './features/users/service.ts';
@@ -54,12 +54,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const db = await openDatabase(config);
   app.decorate('db', db);
   let delivery: Delivery | undefined;
+  const deps = createDeps(config, db, app.log);
   // Workers stop (their last writes land) before the database closes.
   app.addHook('onClose', async () => {
     await delivery?.stop();
+    await settleDeps(deps);
     await db.close();
   });
-  const deps = createDeps(config, db, app.log);
   await ensureBootstrapAdmin(db, config.admin);
   try {
     delivery = await startDelivery({

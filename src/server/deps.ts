@@ -1,4 +1,6 @@
+import { ThrottledLog } from './audit/throttled-log.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
+import { KnownAddresses } from './auth/known-addresses.ts';
 import { LoginThrottle, SlidingWindow } from './auth/login-throttle.ts';
 import type { Principal } from './auth/principal.ts';
 import { SecretUsage } from './auth/secret-usage.ts';
@@ -15,6 +17,10 @@ export interface Deps {
   credentials: CredentialCache<Principal>;
   /** Per node: password and secret tries counted by this node. */
   throttle: LoginThrottle;
+  /** Where each user signed in lately: in the database, cached per node. */
+  knownAddresses: KnownAddresses;
+  /** One audit event per address and lock of refused sign-ins, its count kept current. */
+  throttledLog: ThrottledLog;
   /** Per node: registrations counted by address. */
   registrations: SlidingWindow;
   /** Per node: "Send test event" calls counted by client. */
@@ -31,12 +37,23 @@ interface WarnLog {
   warn(details: object, message: string): void;
 }
 
+/** Lets the writes made off the requests' path land: before the database closes. */
+export async function settleDeps(deps: Deps): Promise<void> {
+  await Promise.all([deps.throttledLog.close(), deps.knownAddresses.drain()]);
+}
+
 export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
   return {
     config,
     db,
     credentials: new CredentialCache<Principal>(),
     throttle: new LoginThrottle(),
+    knownAddresses: new KnownAddresses(db, (err) =>
+      log?.warn({ err }, 'recording where a user signed in failed'),
+    ),
+    throttledLog: new ThrottledLog(db, (err) =>
+      log?.warn({ err }, 'auditing refused sign-ins failed'),
+    ),
     registrations: new SlidingWindow(60_000),
     callbackTests: new SlidingWindow(60_000),
     secretUsage: new SecretUsage(db, (err) =>

@@ -351,17 +351,18 @@ describe('each privileged action is recorded with actor, address, target and the
     expect(await auditTotal()).toBe(total);
   });
 
-  it('auth.throttled once when an account is locked, for the account tried and from its address', async () => {
+  it('auth.throttled once when an account is locked, for the account tried, from its address, with the refused tries', async () => {
     const { user, email } = await registerUser(server.url);
     const wrong = httpClient(server.url, { username: email, password: 'x' });
     const before = await auditTotal();
     for (let i = 0; i < 12; i += 1) await wrong.get('/api/users/me');
     expect((await wrong.get('/api/users/me')).status).toBe(429);
-    // Recorded beside the answer, not before it: wait for it to land.
+    // Recorded beside the answer, not before it, and its count a moment later: wait for both.
     let throttled: AuditEvent[] = [];
-    for (let i = 0; i < 50 && throttled.length === 0; i += 1) {
+    for (let i = 0; i < 100; i += 1) {
       throttled = await events(`action=auth.throttled&targetId=${user.id}`);
-      if (throttled.length === 0) await new Promise((r) => setTimeout(r, 50));
+      if (throttled[0]?.after?.refused === 3) break;
+      await new Promise((r) => setTimeout(r, 50));
     }
     expect(throttled).toEqual([
       {
@@ -375,6 +376,9 @@ describe('each privileged action is recorded with actor, address, target and the
         after: {
           email: email.toLowerCase(),
           retryAfterSeconds: expect.any(Number),
+          // The 11th, 12th and 13th tries.
+          refused: 3,
+          refusedForOthers: 0,
         },
         ip: '127.0.0.1',
         dateCreated: expect.any(String),
@@ -686,5 +690,58 @@ describe('GET /api/admin/audit', () => {
   it('the bootstrap admin holds ROLE_AUDIT_LIST', async () => {
     const me = await admin.get('/api/users/me');
     expect(me.body.roles).toContain('ROLE_AUDIT_LIST');
+  });
+});
+
+describe('refused sign-ins cannot flood the audit log (issue 15)', () => {
+  let proxied: TestServer;
+  beforeAll(async () => {
+    proxied = await startServer({ TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => proxied.close());
+
+  it('500 refused tries with new long user names from a locked address add one event, with their count', async () => {
+    const staff = adminHttp(proxied.url);
+    const total = async (): Promise<number> =>
+      (await staff.get('/api/admin/audit?count=1')).body.total;
+    const before = await total();
+    const from = '203.0.113.9';
+    const longName = (i: number) =>
+      `${String(i).padStart(4, '0')}-${'x'.repeat(8 * 1024)}@example.test`;
+    const tryName = (i: number) =>
+      httpClient(proxied.url).get('/api/users/me', {
+        authorization: `Basic ${Buffer.from(`${longName(i)}:wrong`).toString('base64')}`,
+        'x-forwarded-for': from,
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 600; i += 50) {
+      const batch = await Promise.all(
+        Array.from({ length: 50 }, (_, j) => tryName(i + j)),
+      );
+      statuses.push(...batch.map((a) => a.status));
+    }
+    // 100 failures lock the address; the 500 tries after them are refused.
+    expect(statuses.filter((s) => s === 401).length).toBe(100);
+    expect(statuses.filter((s) => s === 429).length).toBe(500);
+    // The count is brought up to date shortly after the tries, not on each one.
+    let throttled: AuditEvent[] = [];
+    for (let i = 0; i < 100; i += 1) {
+      throttled = (await staff.get('/api/admin/audit?action=auth.throttled'))
+        .body.events;
+      if (throttled[0]?.after?.refused === 500) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(throttled).toHaveLength(1);
+    const [event] = throttled;
+    expect(event).toMatchObject({
+      action: 'auth.throttled',
+      actorUserId: null,
+      targetType: 'user',
+      targetId: null,
+      ip: from,
+      after: { refused: 500, retryAfterSeconds: expect.any(Number) },
+    });
+    expect(String(event!.after!.email)).toHaveLength(100);
+    expect(await total()).toBe(before + 1);
   });
 });

@@ -3,6 +3,7 @@ import type {
   AuditTargetType,
 } from '../../shared/schemas/audit.ts';
 import type { Actor } from '../auth/principal.ts';
+import { storableText } from '../../shared/text.ts';
 import type { Queryable } from '../db/client.ts';
 
 /**
@@ -36,14 +37,16 @@ function withoutSecrets(fields: Fields | null | undefined): Fields | null {
   return kept.length > 0 ? Object.fromEntries(kept) : null;
 }
 
+/** Adds an event to the log; answers its id. */
 export async function recordAudit(
   q: Queryable,
   record: AuditRecord,
-): Promise<void> {
-  await q.query(
+): Promise<string> {
+  const [row] = await q.query<{ id: string | number }>(
     `INSERT INTO audit_events (action, actor_user_id, actor_email, target_type, target_id,
        before, after, ip)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8)`,
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8)
+     RETURNING id`,
     [
       record.action,
       record.actor?.user.id ?? null,
@@ -55,6 +58,7 @@ export async function recordAudit(
       record.actor?.ip ?? record.ip ?? null,
     ],
   );
+  return String(row?.id);
 }
 
 function json(fields: Fields | null): string | null {
@@ -82,16 +86,20 @@ export function changedFields<T extends Fields>(
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** How much of a user name tried (attacker's text) a throttle event keeps. */
+export const THROTTLED_NAME_MAX = 100;
+
 /**
- * Records that a login was throttled: called once when an account or address becomes locked
- * (not for every refused attempt, so an attacker cannot flood the log). `account` is what was
- * tried as the user name: an e-mail (the target is that user, if there is one) or a client id.
- * Outside any change, so it runs on its own; a failure to record is the caller's to log.
+ * Records that sign-ins from an address are refused: called once per address and lock by
+ * `ThrottledLog`, which then keeps the event's count of refused tries current. `account` is
+ * the first user name refused: an e-mail (the target is that user, if there is one) or a client
+ * id, kept to its first 100 characters. Outside any change, so it runs on its own; a failure to
+ * record is the caller's to log. Answers the event's id.
  */
 export async function recordThrottled(
   q: Queryable,
   attempt: { account: string; ip: string; retryAfterSeconds: number },
-): Promise<void> {
+): Promise<string> {
   const isClient = UUID.test(attempt.account);
   const [target] = isClient
     ? await q.query<{ id: string }>(
@@ -102,17 +110,41 @@ export async function recordThrottled(
         'SELECT id FROM users WHERE lower(email) = lower($1)',
         [attempt.account],
       );
-  await recordAudit(q, {
+  const tried = storableText(attempt.account, THROTTLED_NAME_MAX);
+  return recordAudit(q, {
     action: 'auth.throttled',
     actor: null,
     ip: attempt.ip,
     targetType: 'user',
     targetId: target?.id ?? null,
     after: {
-      ...(isClient
-        ? { clientId: attempt.account }
-        : { email: attempt.account }),
+      ...(isClient ? { clientId: tried } : { email: tried }),
       retryAfterSeconds: attempt.retryAfterSeconds,
+      refused: 1,
+      refusedForOthers: 0,
     },
   });
+}
+
+/**
+ * Brings throttle events' counts up to date, all in one statement: `refused` tries from the
+ * address during the lock, `refusedForOthers` of them naming another account than the event.
+ */
+export async function updateThrottledCounts(
+  q: Queryable,
+  counts: readonly { id: string; refused: number; refusedForOthers: number }[],
+): Promise<void> {
+  if (counts.length === 0) return;
+  await q.query(
+    `UPDATE audit_events a
+     SET after = a.after || jsonb_build_object('refused', c.refused,
+                                               'refusedForOthers', c.others)
+     FROM unnest($1::bigint[], $2::int[], $3::int[]) AS c (id, refused, others)
+     WHERE a.id = c.id AND a.action = 'auth.throttled'`,
+    [
+      counts.map((c) => c.id),
+      counts.map((c) => c.refused),
+      counts.map((c) => c.refusedForOthers),
+    ],
+  );
 }

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { isKnownRole } from '../../shared/roles.ts';
-import { recordThrottled } from '../audit/record.ts';
 import type { Deps } from '../deps.ts';
 import { tooManyRequests, unauthorized } from '../errors.ts';
 import {
@@ -9,6 +8,7 @@ import {
   verifyPassword,
 } from './passwords.ts';
 import type { Verified } from './credential-cache.ts';
+import type { Attempt } from './login-throttle.ts';
 import type { Principal } from './principal.ts';
 import * as repo from './repo.ts';
 
@@ -89,22 +89,6 @@ async function verify(
   };
 }
 
-/** Records the lock in the audit log without delaying the answer; a failure is only logged. */
-function auditThrottled(
-  deps: Deps,
-  request: FastifyRequest,
-  account: string,
-  retryAfterSeconds: number,
-): void {
-  recordThrottled(deps.db, {
-    account,
-    ip: request.ip,
-    retryAfterSeconds,
-  }).catch((error: unknown) =>
-    request.log.error({ err: error }, 'could not audit a throttled login'),
-  );
-}
-
 /** The secret of an API client was used: recorded off the request's path. */
 function noteUse(deps: Deps, principal: Principal): void {
   if (principal.kind === 'client')
@@ -112,14 +96,39 @@ function noteUse(deps: Deps, principal: Principal): void {
 }
 
 /**
+ * Reserves a try at a user's password (see LoginThrottle): an Attempt, or the seconds to wait.
+ * Only when a cap that a known address lifts refuses the try is the database asked whether the
+ * owner signed in at this address lately.
+ */
+async function reservePasswordTry(
+  deps: Deps,
+  account: string,
+  address: string,
+): Promise<Attempt | number> {
+  const attempt = deps.throttle.reserveUser(account, address);
+  if (
+    typeof attempt === 'number' &&
+    deps.throttle.refusedOnlyForUnknownAddress(account, address) &&
+    (await deps.knownAddresses.isKnown(account, address))
+  ) {
+    return deps.throttle.reserveUser(account, address, true);
+  }
+  return attempt;
+}
+
+/**
  * onRequest hook of the authenticated scopes: HTTP Basic with e-mail and password, or with a
  * client id and secret. Never answers `WWW-Authenticate: Basic` (browsers would pop up a box).
  *
  * The user name is normalised first (e-mails and client ids in any letter case are one
- * account), so all its spellings share one cache entry and one throttle count. A try is
- * reserved with the throttle before the check and given back when it was right, so parallel
- * requests cannot all pass the gate while the KDF runs; requests for a pair already being
- * checked wait for that check instead.
+ * account), so all its spellings share one cache entry and one throttle count. Requests for a
+ * pair already being checked wait for that check instead of starting another.
+ *
+ * A password try is reserved with the throttle before the check and given back when it was
+ * right, so parallel requests cannot all pass the gate while the KDF runs. A client secret
+ * cannot be guessed and is cheap to check: it is always checked, a right one always accepted,
+ * and only a wrong one counts (and is answered 429 once its address is over the limit). Each
+ * 429 is told to the audit log, which keeps one event per address and lock.
  */
 export function authenticate(deps: Deps) {
   return async function authenticateHook(
@@ -136,6 +145,14 @@ export function authenticate(deps: Deps) {
       noteUse(deps, cached);
       return;
     }
+    const refuse = (retryAfterSeconds: number) => {
+      deps.throttledLog.refused({
+        account,
+        ip: request.ip,
+        retryAfterSeconds,
+      });
+      return tooManyRequests(retryAfterSeconds);
+    };
     // The same pair is being checked already: share its answer. No try is spent, as no new
     // guess is made and no KDF runs.
     const running = deps.credentials.running(key);
@@ -146,14 +163,21 @@ export function authenticate(deps: Deps) {
       noteUse(deps, shared);
       return;
     }
-    const attempt = UUID.test(account)
-      ? deps.throttle.reserveClient(request.ip)
-      : deps.throttle.reserveUser(account, request.ip);
-    if (typeof attempt === 'number') {
-      if (deps.throttle.firstRefusal(`${account}\0${request.ip}`, attempt))
-        auditThrottled(deps, request, account, attempt);
-      throw tooManyRequests(attempt);
+    if (UUID.test(account)) {
+      const principal = await deps.credentials.verifyOnce(key, () =>
+        verify(deps, account, password),
+      );
+      if (!principal) {
+        const wait = deps.throttle.secretFailed(request.ip);
+        if (wait > 0) throw refuse(wait);
+        throw unauthorized('Invalid credentials');
+      }
+      request.principal = principal;
+      noteUse(deps, principal);
+      return;
     }
+    const attempt = await reservePasswordTry(deps, account, request.ip);
+    if (typeof attempt === 'number') throw refuse(attempt);
     let principal: Principal | undefined;
     try {
       principal = await deps.credentials.verifyOnce(key, () =>
@@ -166,6 +190,12 @@ export function authenticate(deps: Deps) {
     }
     if (!principal) throw unauthorized('Invalid credentials');
     attempt.succeeded();
+    if (principal.kind === 'user') {
+      void deps.knownAddresses.signedIn(
+        { id: principal.user.id, account },
+        request.ip,
+      );
+    }
     request.principal = principal;
     noteUse(deps, principal);
   };

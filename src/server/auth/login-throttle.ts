@@ -64,131 +64,118 @@ export interface ThrottleLimits {
   perAccountAddress: number;
   /** Tries at one user account from every address together. */
   perAccount: number;
-  /** Failed tries from one address, at every account and client together. */
+  /** Failed passwords from one address, at every user account together. */
   perAddress: number;
+  /** Wrong API-client secrets from one address, at every client together. */
+  secretsPerAddress: number;
 }
 
 export const DEFAULT_LIMITS: ThrottleLimits = {
   windowMs: 60_000,
   perAccountAddress: 10,
-  perAccount: 100,
+  perAccount: 20,
   perAddress: 100,
+  secretsPerAddress: 100,
 };
 
 /** A reserved attempt: counted as a failure unless given back. */
 export interface Attempt {
-  /** The credential was right: the try is given back and the address becomes known. */
+  /** The credential was right: the try is given back. */
   succeeded(): void;
   /** Nothing was checked (the database failed): the try is given back. */
   cancel(): void;
 }
 
-/** How long an address where the owner signed in stays known. */
-const KNOWN_ADDRESS_MS = 24 * 60 * 60_000;
-const MAX_KNOWN_ADDRESSES = 100_000;
-
 /**
- * Limits password and secret guessing. An attempt is reserved before the check runs and given
- * back only when the credential was right, so checks in flight count: however many requests
- * arrive at once, no more than the allowance are checked.
+ * Limits password guessing, and bounds wrong API-client secrets. Counters are per node.
  *
- * - A user account: 10 tries a minute from one address, so one address cannot guess faster
- *   and cannot lock the owner out anywhere else; and 100 a minute from all addresses, which
- *   bounds a distributed guess. Reaching that cap takes at least ten attacking addresses, and
- *   even then it does not apply at an address where the owner signed in during the last day,
- *   so the owner keeps working from their usual place.
- * - An API client: its secret is 256 random bits, which cannot be guessed, so a client id is
- *   not a lock-out key; only the address's failures count.
- * - An address: 100 failures a minute across accounts and clients.
+ * Passwords: a try is reserved before the check runs and given back only when the password
+ * was right, so checks in flight count: however many requests arrive at once, no more than
+ * the allowance are checked.
+ * - One account from one address: 10 tries a minute, so one address cannot guess faster and
+ *   cannot lock the owner out anywhere else.
+ * - One account from all addresses: 20 a minute, which bounds a distributed guess.
+ * - One address, all accounts: 100 failures a minute, against spraying one password over
+ *   many accounts.
+ * The last two do not apply at an address where the account's owner signed in during the last
+ * 30 days (`knownAddress`, which the caller looks up only when they refuse a try: see
+ * `refusedOnlyForUnknownAddress`), so the owner keeps working from their usual places.
+ *
+ * API-client secrets are 256 random bits: they cannot be guessed, and checking one is cheap,
+ * so a secret is always checked and a right one always accepted. Wrong ones count on their own
+ * per-address counter (`secretFailed`), which refuses only further wrong secrets and never a
+ * user's password.
  */
 export class LoginThrottle {
   private readonly window: SlidingWindow;
   private readonly limits: ThrottleLimits;
-  private readonly known = new Map<string, number>();
-  /** Locks already reported, by subject, until they end. */
-  private readonly reported = new Map<string, number>();
 
   constructor(limits: Partial<ThrottleLimits> = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.window = new SlidingWindow(this.limits.windowMs);
   }
 
-  /** Reserves a try at a user account's password: an Attempt, or the seconds to wait. */
+  /**
+   * Reserves a try at a user account's password: an Attempt, or the seconds to wait.
+   * `knownAddress`: the owner signed in at this address in the last 30 days.
+   */
   reserveUser(
     account: string,
     address: string,
+    knownAddress = false,
     now = Date.now(),
   ): Attempt | number {
-    const pair = `${account}\0${address}`;
-    const knownUntil = this.known.get(pair);
-    return this.reserve(
-      [
-        { key: `p:${pair}`, limit: this.limits.perAccountAddress },
-        {
-          key: `a:${account}`,
-          limit: this.limits.perAccount,
-          enforce: !(knownUntil && knownUntil > now),
-        },
-        { key: `i:${address}`, limit: this.limits.perAddress },
-      ],
-      now,
-      () => this.remember(pair, now),
-    );
-  }
-
-  /** Reserves a try at an API client's secret: only the address is limited. */
-  reserveClient(address: string, now = Date.now()): Attempt | number {
-    return this.reserve(
-      [{ key: `i:${address}`, limit: this.limits.perAddress }],
-      now,
-    );
-  }
-
-  /**
-   * True for the first refusal of a lock on `subject` (an account and address): the one the
-   * audit log records, however many refused tries follow while the lock lasts.
-   */
-  firstRefusal(
-    subject: string,
-    waitSeconds: number,
-    now = Date.now(),
-  ): boolean {
-    const until = this.reported.get(subject);
-    if (until !== undefined && until > now) return false;
-    this.reported.delete(subject);
-    this.reported.set(subject, now + waitSeconds * 1000);
-    if (this.reported.size > MAX_KNOWN_ADDRESSES) {
-      const oldest = this.reported.keys().next().value;
-      if (oldest !== undefined) this.reported.delete(oldest);
-    }
-    return true;
-  }
-
-  private reserve(
-    keys: { key: string; limit: number; enforce?: boolean }[],
-    now: number,
-    onSuccess?: () => void,
-  ): Attempt | number {
+    const keys = this.userKeys(account, address, !knownAddress);
     const wait = this.window.take(keys, now);
     if (wait > 0) return wait;
     const giveBack = () => {
       for (const { key } of keys) this.window.remove(key, now);
     };
-    return {
-      succeeded: () => {
-        giveBack();
-        onSuccess?.();
-      },
-      cancel: giveBack,
-    };
+    return { succeeded: giveBack, cancel: giveBack };
   }
 
-  private remember(pair: string, now: number): void {
-    this.known.delete(pair);
-    this.known.set(pair, now + KNOWN_ADDRESS_MS);
-    if (this.known.size > MAX_KNOWN_ADDRESSES) {
-      const oldest = this.known.keys().next().value;
-      if (oldest !== undefined) this.known.delete(oldest);
-    }
+  /**
+   * True when a try just refused would pass at a known address: only the caps that a known
+   * address lifts are reached, so asking whether this address is known is worth a look-up.
+   */
+  refusedOnlyForUnknownAddress(
+    account: string,
+    address: string,
+    now = Date.now(),
+  ): boolean {
+    const pair = pairKey(account, address);
+    return this.window.wait(pair, this.limits.perAccountAddress, now) === 0;
   }
+
+  /**
+   * Counts a wrong API-client secret from `address`: 0 while the address is under its limit
+   * (answer 401), else the seconds to wait (answer 429; the try is not counted again).
+   */
+  secretFailed(address: string, now = Date.now()): number {
+    return this.window.take(
+      [{ key: `s:${address}`, limit: this.limits.secretsPerAddress }],
+      now,
+    );
+  }
+
+  private userKeys(account: string, address: string, enforceWide: boolean) {
+    return [
+      { key: pairKey(account, address), limit: this.limits.perAccountAddress },
+      {
+        key: `a:${account}`,
+        limit: this.limits.perAccount,
+        enforce: enforceWide,
+      },
+      {
+        key: `i:${address}`,
+        limit: this.limits.perAddress,
+        enforce: enforceWide,
+      },
+    ];
+  }
+}
+
+/** The counter of one account at one address. */
+function pairKey(account: string, address: string): string {
+  return `p:${account}\0${address}`;
 }
