@@ -193,7 +193,9 @@ export async function startDelivery(
   if (db.kind === 'pglite') await reclaimOrphanedJobs(boss, db, logger);
 
   const connectors = connectorsFor(options);
-  // Outcomes and receipts share one writer: one statement per batch of both.
+  // Outcomes and receipts share one writer: one statement per batch of both. record_delivery is
+  // one transaction, so a failed batch can be bisected: an item the database refuses fails only
+  // itself, instead of losing every outcome with it (their jobs would run again: duplicates).
   type Written = { outcome: repo.Outcome } | { receipt: repo.ReceiptRow };
   const writer = new GroupCommit<Written>(
     (items) =>
@@ -202,7 +204,7 @@ export async function startDelivery(
         items.flatMap((i) => ('outcome' in i ? [i.outcome] : [])),
         items.flatMap((i) => ('receipt' in i ? [i.receipt] : [])),
       ),
-    1000,
+    { max: 1000, isolateFailures: true },
   );
   const outcomes = {
     push: (outcome: repo.Outcome) => writer.push({ outcome }),
