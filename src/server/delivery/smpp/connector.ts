@@ -27,6 +27,7 @@ import type {
   ReceiptHandler,
   SubmitOutcome,
 } from '../types.ts';
+import { storableOutcome, storableReceipt } from '../provider-text.ts';
 import { readDeliverSm } from './receipt.ts';
 
 export interface SmppConnectorOptions {
@@ -490,15 +491,17 @@ class SmppConnector implements Connector {
       );
       return answer(ESME_RX_T_APPN);
     }
+    // The SMSC's id and error text as we can store them (a NUL, a 3,000-character id…).
+    const receipt = storableReceipt(read.receipt);
     Promise.resolve()
-      .then(() => handler(read.receipt))
+      .then(() => handler(receipt))
       .then(
         () => answer(0),
         (error: unknown) => {
           this.#log.error(
             {
               err: error instanceof Error ? error.message : String(error),
-              providerMessageId: read.receipt.providerMessageId,
+              providerMessageId: receipt.providerMessageId,
             },
             'SMPP receipt handler failed: asking the SMSC to deliver it again',
           );
@@ -675,6 +678,7 @@ class SmppConnector implements Connector {
         'SMPP submit not accepted',
       );
     }
-    pending.resolve(outcome);
+    // Ids and error texts as we can store them: what the SMSC sent is not trusted.
+    pending.resolve(storableOutcome(outcome));
   }
 }
