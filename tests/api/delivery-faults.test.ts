@@ -1,0 +1,136 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { registerUser } from '../support/http.ts';
+import { startSmsc, type TestSmsc } from '../support/smsc.ts';
+import { startServer, type TestServer } from '../support/start-server.ts';
+import { createClient, giveCredit } from './fixtures.ts';
+
+/**
+ * Delivery faults with a real SMPP bind and real concurrency: what one provider sends must not
+ * cost other messages their outcome (issue 15).
+ */
+let smsc: TestSmsc | undefined;
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await smsc?.close();
+  server = smsc = undefined;
+});
+afterAll(async () => {
+  await server?.close();
+  await smsc?.close();
+});
+
+async function funded(url: string, credit: number) {
+  const owner = await registerUser(url);
+  const client = await createClient(owner.http);
+  await giveCredit(url, client.id, credit);
+  return { ...owner, client };
+}
+
+/** Sends `n` messages over `parallel` concurrent requests; returns their ids. */
+async function sendMany(
+  c: Awaited<ReturnType<typeof funded>>,
+  n: number,
+  parallel = 20,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < n) {
+        const i = next++;
+        const sent = await c.http.post(
+          `/api/clients/${c.client.id}/messages/sms`,
+          { sender: 'Shop', recipient: '447700900123', body: `message ${i}` },
+        );
+        expect(sent.status).toBe(201);
+        ids.push(sent.body.id);
+      }
+    }),
+  );
+  return ids;
+}
+
+/** The client's messages by state, polled until none is left in flight or the deadline. */
+async function settledStates(
+  app: TestServer['app'],
+  clientId: string,
+  timeoutMs: number,
+): Promise<Record<string, number>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await app.db.query<{ state: string; n: number }>(
+      `SELECT state, count(*)::int AS n FROM messages WHERE client_id = $1 GROUP BY state`,
+      [clientId],
+    );
+    const states = Object.fromEntries(rows.map((r) => [r.state, r.n]));
+    const inFlight = (states.ACCEPTED ?? 0) + (states.SUBMITTED ?? 0);
+    if (inFlight === 0 || Date.now() > deadline) return states;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** How many submit_sm the SMSC got per message text (each message here is one part). */
+function submitsPerText(smsc: TestSmsc): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const s of smsc.submits) seen.set(s.text, (seen.get(s.text) ?? 0) + 1);
+  return seen;
+}
+
+describe('one unstorable receipt among many outcomes', () => {
+  it('fails only itself: every message ends DELIVERED, each submitted exactly once', async () => {
+    const N = 300;
+    smsc = await startSmsc({
+      receipt: { stat: 'DELIVRD' },
+      answerDelayMs: 2,
+      redeliverReceipts: true,
+    });
+    server = await startServer({
+      SMPP_HOST: smsc.host,
+      SMPP_PORT: String(smsc.port),
+      SMPP_SYSTEM_ID: 'test',
+      SMPP_PASSWORD: 'secret',
+    });
+    const c = await funded(server.url, N);
+    // While the messages flow, the SMSC keeps sending receipts PostgreSQL could not store as
+    // they are: an id with a NUL, an id of 3,000 characters (over the btree index's limit),
+    // an error text with a NUL.
+    let k = 0;
+    const hostile = setInterval(() => {
+      k += 1;
+      const s = smsc!;
+      s.sendReceipt(`bad\u0000id-${k}`, { stat: 'DELIVRD' });
+      s.sendReceipt(`${'x'.repeat(3000)}${k}`, {
+        stat: 'UNDELIV',
+        format: 'tlv',
+      });
+      s.sendReceipt(`unknown-${k}`, { stat: 'UNDELIV', err: '0\u00001' });
+    }, 15);
+    let ids: string[];
+    let states: Record<string, number>;
+    try {
+      ids = await sendMany(c, N);
+      states = await settledStates(server.app, c.client.id, 30_000);
+    } finally {
+      clearInterval(hostile);
+    }
+    expect(ids).toHaveLength(N);
+    expect(states).toEqual({ DELIVERED: N });
+    // No outcome was lost, so no job ran twice: one submit_sm per message.
+    await new Promise((r) => setTimeout(r, 500));
+    const perText = submitsPerText(smsc);
+    expect(perText.size).toBe(N);
+    expect([...perText.values()].filter((n) => n > 1)).toEqual([]);
+    expect(smsc.submits).toHaveLength(N);
+    // The hostile receipts themselves were stored (cleaned) and acknowledged.
+    const [unclaimed] = await server.app.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM message_parts
+       WHERE message_id IS NULL AND (provider_message_id LIKE 'badid-%' OR provider_message_id LIKE 'xxx%~%')`,
+    );
+    expect(unclaimed!.n).toBeGreaterThan(0);
+    console.log(
+      `hostile receipts: ${N} messages, ${smsc.submits.length} submit_sm, ${k * 3} hostile receipts, ` +
+        `${smsc.receiptAnswers.filter((a) => a.status !== 0).length} receipts answered with an error`,
+    );
+  }, 60_000);
+});
