@@ -19,7 +19,10 @@ import * as repo from './repo.ts';
 import { storableReceipt } from './provider-text.ts';
 import { routeFor } from './routing.ts';
 import { createSimulator } from './simulator.ts';
-import { createSmppConnector } from './smpp/connector.ts';
+import {
+  createSmppConnector,
+  type SmppConnectorOptions,
+} from './smpp/connector.ts';
 import { createVonageConnector } from './vonage/connector.ts';
 import { createWorldSpecialConnector } from './world-special/connector.ts';
 import type {
@@ -62,7 +65,18 @@ export interface DeliveryOptions {
   simulatorDelayMs?: number;
   /** Tests: first retry delay in seconds (default 1). */
   retryDelaySeconds?: number;
+  /** Tests: the SMPP connector's timers (see SmppConnectorOptions). */
+  smpp?: Pick<
+    SmppConnectorOptions,
+    'pendingTimeoutMs' | 'reconnectMinMs' | 'reconnectMaxMs'
+  >;
 }
+
+/** What tests may shorten (never set in production). */
+export type DeliveryTuning = Pick<
+  DeliveryOptions,
+  'simulatorDelayMs' | 'retryDelaySeconds' | 'smpp'
+>;
 
 export interface Delivery {
   /** FAILED and refunded, exactly once however many callers race (what the workers use). */
@@ -124,6 +138,7 @@ function connectorsFor(
           // Well within the job's expiry, so a stuck bind hands the message back to the queue
           // (retry) before the queue thinks its worker died.
           pendingTimeoutMs: 30_000,
+          ...options.smpp,
         }),
         http: null,
         simulated: false,
