@@ -134,3 +134,72 @@ describe('one unstorable receipt among many outcomes', () => {
     );
   }, 60_000);
 });
+
+describe('an SMSC outage longer than the tries', () => {
+  it('keeps the queued messages waiting (not FAILED): each DELIVERED once the SMSC is back, submitted once, nothing refunded', async () => {
+    const M = 20;
+    smsc = await startSmsc({ receipt: { stat: 'DELIVRD' } });
+    const port = smsc.port;
+    // Timers shortened for the test: before the fix, three tries of 1 s each with 1–4 s between
+    // them failed every message within about 10 s.
+    server = await startServer(
+      {
+        SMPP_HOST: smsc.host,
+        SMPP_PORT: String(port),
+        SMPP_SYSTEM_ID: 'test',
+        SMPP_PASSWORD: 'secret',
+      },
+      {
+        retryDelaySeconds: 1,
+        smpp: {
+          pendingTimeoutMs: 1_000,
+          reconnectMinMs: 100,
+          reconnectMaxMs: 500,
+        },
+      },
+    );
+    const c = await funded(server.url, 10);
+    const balance = async () =>
+      (await c.http.get(`/api/clients/${c.client.id}/balances/default`)).body
+        .amount as number;
+    const before = await balance();
+
+    await smsc.close(); // the SMSC goes away with its bind
+    const ids = await sendMany(c, M, 5);
+    const outageMs = 15_000;
+    await new Promise((r) => setTimeout(r, outageMs));
+    const waiting = await c.http.get(
+      `/api/clients/${c.client.id}/messages/${ids[0]}`,
+    );
+    expect(waiting.body.state).toBe('ACCEPTED');
+    // The message says why it waits, and nothing counted as a failed try.
+    expect(waiting.body.attempts.map((a: any) => a.state)).toEqual([
+      'UNAVAILABLE',
+    ]);
+    expect(waiting.body.attempts[0].error).toMatch(/SMSC unavailable/);
+
+    smsc = await startSmsc({ port, receipt: { stat: 'DELIVRD' } });
+    const back = Date.now();
+    const states = await settledStates(server.app, c.client.id, 30_000);
+    console.log(
+      `SMSC outage: ${M} messages waited ${outageMs / 1000} s, all final ${Date.now() - back} ms after the SMSC was back`,
+    );
+    expect(states).toEqual({ DELIVERED: M });
+    const perText = submitsPerText(smsc);
+    expect(perText.size).toBe(M);
+    expect([...perText.values()].filter((n) => n > 1)).toEqual([]);
+    const refunds = await server.app.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM balance_ledger WHERE client_id = $1 AND reason = 'REFUND'`,
+      [c.client.id],
+    );
+    expect(refunds[0]!.n).toBe(0);
+    expect(await balance()).toBeCloseTo(before - M * 0.05, 6);
+    const detail = await c.http.get(
+      `/api/clients/${c.client.id}/messages/${ids[0]}`,
+    );
+    expect(detail.body.attempts.map((a: any) => a.state)).toEqual([
+      'UNAVAILABLE',
+      'DELIVERED',
+    ]);
+  }, 90_000);
+});
