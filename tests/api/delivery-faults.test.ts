@@ -1,8 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { waitForMessage } from '../support/delivery.ts';
 import { registerUser } from '../support/http.ts';
 import { startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { createClient, giveCredit } from './fixtures.ts';
+import { adminHttp, createClient, giveCredit } from './fixtures.ts';
 
 /**
  * Delivery faults with a real SMPP bind and real concurrency: what one provider sends must not
@@ -202,4 +203,77 @@ describe('an SMSC outage longer than the tries', () => {
       'DELIVERED',
     ]);
   }, 90_000);
+});
+
+describe('an SMSC that does not come back', () => {
+  it('fails over after the outage bound when the route has another method, else FAILED and refunded at the end of validity', async () => {
+    // Nobody listens on this port: the bind never comes up.
+    const gone = await startSmsc();
+    const port = gone.port;
+    await gone.close();
+    server = await startServer(
+      {
+        SMPP_HOST: '127.0.0.1',
+        SMPP_PORT: String(port),
+        SMPP_SYSTEM_ID: 'test',
+        SMPP_PASSWORD: 'secret',
+        MESSAGE_VALIDITY_SECONDS: '6',
+      },
+      {
+        retryDelaySeconds: 1,
+        outageFailoverMs: 2_000,
+        smpp: { reconnectMinMs: 100, reconnectMaxMs: 500 },
+      },
+    );
+    const url = server.url;
+    const app = server.app;
+    // With a second method: MELROSE_SMPP drawn first 1000 times in 1001.
+    const split = await funded(url, 10);
+    for (const [deliveryMethod, weight] of [
+      ['MELROSE_SMPP', 1000],
+      ['VONAGE_SMS', 1],
+    ] as const) {
+      const created = await adminHttp(url).post('/api/admin/routes/split', {
+        userId: split.client.userId,
+        clientId: split.client.id,
+        deliveryMethod,
+        weight,
+      });
+      expect(created.status).toBe(201);
+    }
+    // Without: MELROSE_SMPP (DEFAULT_DELIVERY_METHOD) only.
+    const single = await funded(url, 10);
+    const [overId] = await sendMany(split, 1, 1);
+    const [waitId] = await sendMany(single, 1, 1);
+
+    const over = await waitForMessage(split.http, split.client.id, overId!);
+    expect(over.state).toBe('DELIVERED');
+    expect(over.deliveryMethod).toBe('VONAGE_SMS');
+    expect(over.attempts.map((a: any) => [a.method, a.state])).toEqual([
+      ['MELROSE_SMPP', 'UNAVAILABLE'],
+      ['VONAGE_SMS', 'DELIVERED'],
+    ]);
+
+    const failed = await waitForMessage(
+      single.http,
+      single.client.id,
+      waitId!,
+      undefined,
+      20_000,
+    );
+    expect(failed.state).toBe('FAILED');
+    expect(failed.attempts.map((a: any) => a.state)).toEqual([
+      'UNAVAILABLE',
+      'FAILED',
+    ]);
+    expect(failed.attempts[1].error).toMatch(/end of the message's validity/);
+    expect(
+      Date.parse(failed.dateUpdated) - Date.parse(failed.dateCreated),
+    ).toBeGreaterThanOrEqual(6_000);
+    const refunds = await app.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM balance_ledger WHERE client_id = $1 AND reason = 'REFUND'`,
+      [single.client.id],
+    );
+    expect(refunds[0]!.n).toBe(1);
+  }, 60_000);
 });
