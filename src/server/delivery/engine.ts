@@ -16,7 +16,6 @@ import type { HttpConnector } from './http/submitter.ts';
 import { CALLBACK_QUEUE, DELIVERY_QUEUE, startQueue } from './queue.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
 import * as repo from './repo.ts';
-import { storableReceipt } from './provider-text.ts';
 import { routeFor } from './routing.ts';
 import { createSimulator } from './simulator.ts';
 import {
@@ -271,8 +270,7 @@ export async function startDelivery(
   options.receipts?.attach(async (method, receipt) => {
     const http = connectors.get(method)?.http;
     if (http) await http.deliverReceipt(receipt);
-    else
-      await writer.push({ receipt: { method, ...storableReceipt(receipt) } });
+    else await writer.push({ receipt: { method, ...receipt } });
   });
   let stopping = false;
 
