@@ -123,7 +123,9 @@ describe('one unstorable receipt among many outcomes', () => {
     expect(perText.size).toBe(N);
     expect([...perText.values()].filter((n) => n > 1)).toEqual([]);
     expect(smsc.submits).toHaveLength(N);
-    // The hostile receipts themselves were stored (cleaned) and acknowledged.
+    // The hostile receipts themselves were stored (cleaned) and acknowledged: the SMSC is not
+    // asked to send them (and their batch companions) again and again.
+    expect(smsc.receiptAnswers.filter((r) => r.status !== 0)).toEqual([]);
     const [unclaimed] = await server.app.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM message_parts
        WHERE message_id IS NULL AND (provider_message_id LIKE 'badid-%' OR provider_message_id LIKE 'xxx%~%')`,
