@@ -268,7 +268,9 @@ describe('an SMSC that does not come back', () => {
       'UNAVAILABLE',
       'FAILED',
     ]);
-    expect(failed.attempts[1].error).toMatch(/end of the message's validity/);
+    expect(failed.attempts[1].error).toMatch(
+      /SMSC unavailable.*end of the message's validity/,
+    );
     expect(
       Date.parse(failed.dateUpdated) - Date.parse(failed.dateCreated),
     ).toBeGreaterThanOrEqual(6_000);

@@ -340,6 +340,16 @@ export async function startDelivery(
       }
       // Closing: the submit was cut short by us, not by the provider; try again after restart.
       if (stopping && outcome.kind !== 'refused') return 'failed';
+      const waiting = outcome.kind === 'busy' || outcome.kind === 'unavailable';
+      if (waiting && row.ageMs >= validityMs) {
+        // Waited as long as the message is valid: it ends FAILED (and refunded) below.
+        await outcomes.push({
+          ...common,
+          state: 'FAILED',
+          error: `${outcome.error}; still not sent at the end of the message's validity`,
+        });
+        break;
+      }
       if (outcome.kind === 'busy') {
         // Our own flow control held it: nothing was sent and nothing is recorded.
         await writer.push({
@@ -350,15 +360,6 @@ export async function startDelivery(
       }
       if (outcome.kind === 'unavailable') {
         const waited = outage.get(method);
-        if (row.ageMs >= validityMs) {
-          // Waited as long as the message is valid: it ends FAILED (and refunded) below.
-          await outcomes.push({
-            ...common,
-            state: 'FAILED',
-            error: `${outcome.error}; still unavailable at the end of the message's validity`,
-          });
-          break;
-        }
         // Out of reach for long and another method is left: fail over to it.
         if (waited !== undefined && waited >= outageFailoverMs) {
           if (index < order.length - 1) continue;
