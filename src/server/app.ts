@@ -8,7 +8,11 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { createDeps, settleDeps } from './deps.ts';
-import { startDelivery, type Delivery } from './delivery/engine.ts';
+import {
+  startDelivery,
+  type Delivery,
+  type DeliveryTuning,
+} from './delivery/engine.ts';
 import { httpServerOptions, limitConnections } from './http-server-options.ts';
 import { ensureBootstrapAdmin } from './features/users/service.ts';
 import { apiDocs } from './plugins/api-docs.ts';
@@ -32,8 +36,14 @@ declare module 'fastify' {
   }
 }
 
-/** Builds the whole server: database opened and migrated, every route registered. */
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+/**
+ * Builds the whole server: database opened and migrated, every route registered. `tuning`
+ * shortens delivery's timers for tests; production never passes it.
+ */
+export async function buildApp(
+  config: Config,
+  tuning: DeliveryTuning = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config),
     genReqId: () => randomUUID(),
@@ -70,6 +80,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       logger: app.log,
       wake: deps.deliveryWake,
       receipts: deps.deliveryReceipts,
+      ...tuning,
     });
   } catch (error) {
     await db.close();

@@ -53,6 +53,7 @@ describe('loadConfig', () => {
       DEFAULT_DELIVERY_METHOD: 'WORLD_SPECIAL',
       PUBLIC_URL: 'https://console.example.test/',
       DELIVERY_WORKERS: '3',
+      MESSAGE_VALIDITY_SECONDS: '3600',
     });
     expect(config).toEqual({
       port: 9090,
@@ -99,6 +100,7 @@ describe('loadConfig', () => {
         defaultMethod: 'WORLD_SPECIAL',
         publicUrl: 'https://console.example.test',
         workers: 3,
+        messageValiditySeconds: 3600,
       },
     });
   });
@@ -125,6 +127,7 @@ describe('loadConfig', () => {
       defaultMethod: 'MELROSE_SMPP',
       publicUrl: 'http://127.0.0.1:9000',
       workers: 1,
+      messageValiditySeconds: 172_800,
     });
     expect(
       loadConfig({ SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id' }).delivery.smpp,
@@ -210,6 +213,8 @@ describe('loadConfig', () => {
       ['DEFAULT_DELIVERY_METHOD', 'CARRIER_PIGEON'],
       ['PUBLIC_URL', 'ftp://x'],
       ['DELIVERY_WORKERS', '-1'],
+      ['MESSAGE_VALIDITY_SECONDS', '0'],
+      ['MESSAGE_VALIDITY_SECONDS', '1.5'],
     ]) {
       expect(() => loadConfig({ [name!]: value }), name).toThrow(
         new RegExp(`${name}:`),

@@ -118,6 +118,7 @@ const EnvSchema = z.object({
     .default(300),
   // Not in the contract: how long one HTTP request to Vonage or the gateway may take.
   PROVIDER_TIMEOUT_MS: milliseconds(10_000),
+  MESSAGE_VALIDITY_SECONDS: positiveInt(172_800),
   STATUS_CALLBACK_ALLOW_PRIVATE: z
     .stringbool({
       truthy: ['true'],
@@ -210,6 +211,8 @@ export interface DeliveryConfig {
   publicUrl: string;
   /** Delivery workers in this process; 0: this node only accepts (PostgreSQL only). */
   workers: number;
+  /** MESSAGE_VALIDITY_SECONDS: how long a message may wait for a method out of reach. */
+  messageValiditySeconds: number;
 }
 
 /** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
@@ -327,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`
       ).replace(/\/+$/, ''),
       workers: e.DELIVERY_WORKERS,
+      messageValiditySeconds: e.MESSAGE_VALIDITY_SECONDS,
     },
   };
 }

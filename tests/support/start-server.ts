@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.ts';
+import type { DeliveryTuning } from '../../src/server/delivery/engine.ts';
 import { loadConfig } from '../../src/server/config.ts';
 
 export const ADMIN = {
@@ -57,9 +58,10 @@ async function freshDatabaseUrl(): Promise<{
   };
 }
 
-/** Starts the real server over HTTP on a free port. */
+/** Starts the real server over HTTP on a free port; `tuning` shortens delivery's timers. */
 export async function startServer(
   env: Record<string, string> = {},
+  tuning: DeliveryTuning = {},
 ): Promise<TestServer> {
   const database = await freshDatabaseUrl();
   const config = loadConfig({
@@ -75,7 +77,7 @@ export async function startServer(
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const app = await buildApp(config);
+  const app = await buildApp(config, tuning);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');

@@ -3,21 +3,46 @@
  * one, in one statement, so many concurrent small writes cost a few round trips and commits
  * instead of one each. The first call of a quiet period waits one turn of the event loop for
  * company; under load a batch is whatever queued during the previous write.
+ *
+ * By default a failed write fails every call of its batch. With `isolateFailures`, a failed
+ * batch is written again in halves, down to single items, so only the items that fail on their
+ * own reject: one value the database cannot store (a NUL, a lone surrogate, a key too long for
+ * its index) no longer loses the rest of the batch. Only for a `write` that is all or nothing
+ * (one statement or one transaction): a half-applied batch written again would apply twice.
+ * A failure that is nobody's item (database down) then costs up to 2n − 1 failing writes.
  */
+export interface GroupCommitOptions {
+  /** Items per write (default 500). */
+  max?: number;
+  /** Bisect a failed batch so that only the failing items reject (default false). */
+  isolateFailures?: boolean;
+}
+
+interface Queued<T, R> {
+  item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
 export class GroupCommit<T, R = void> {
-  #queue: {
-    item: T;
-    resolve(result: R): void;
-    reject(error: unknown): void;
-  }[] = [];
+  #queue: Queued<T, R>[] = [];
   #running: Promise<void> | null = null;
   readonly #write: (items: T[]) => Promise<R[] | void>;
   readonly #max: number;
+  readonly #isolate: boolean;
 
-  /** `write` returns one result per item, in order (or nothing when R is void). */
-  constructor(write: (items: T[]) => Promise<R[] | void>, max = 500) {
+  /**
+   * `write` returns one result per item, in order (or nothing when R is void). The second
+   * argument is the batch size (a number, as before) or the options.
+   */
+  constructor(
+    write: (items: T[]) => Promise<R[] | void>,
+    options: number | GroupCommitOptions = 500,
+  ) {
     this.#write = write;
-    this.#max = max;
+    const o = typeof options === 'number' ? { max: options } : options;
+    this.#max = o.max ?? 500;
+    this.#isolate = o.isolateFailures ?? false;
   }
 
   push(item: T): Promise<R> {
@@ -30,15 +55,25 @@ export class GroupCommit<T, R = void> {
   async #run(): Promise<void> {
     await new Promise((r) => setImmediate(r));
     while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#max);
-      try {
-        const results = await this.#write(batch.map((b) => b.item));
-        batch.forEach((b, i) => b.resolve((results ?? [])[i] as R));
-      } catch (error) {
-        for (const b of batch) b.reject(error);
-      }
+      await this.#writeBatch(this.#queue.splice(0, this.#max));
     }
     this.#running = null;
+  }
+
+  async #writeBatch(batch: Queued<T, R>[]): Promise<void> {
+    try {
+      const results = await this.#write(batch.map((b) => b.item));
+      batch.forEach((b, i) => b.resolve((results ?? [])[i] as R));
+    } catch (error) {
+      if (!this.#isolate || batch.length === 1) {
+        for (const b of batch) b.reject(error);
+        return;
+      }
+      // Halves rather than one by one: a few bad items among many cost O(bad × log n) writes.
+      const half = Math.ceil(batch.length / 2);
+      await this.#writeBatch(batch.slice(0, half));
+      await this.#writeBatch(batch.slice(half));
+    }
   }
 
   /** Resolves once nothing is queued or being written. */

@@ -18,7 +18,10 @@ import type { ReceiptInbox } from './receipt-inbox.ts';
 import * as repo from './repo.ts';
 import { routeFor } from './routing.ts';
 import { createSimulator } from './simulator.ts';
-import { createSmppConnector } from './smpp/connector.ts';
+import {
+  createSmppConnector,
+  type SmppConnectorOptions,
+} from './smpp/connector.ts';
 import { createVonageConnector } from './vonage/connector.ts';
 import { createWorldSpecialConnector } from './world-special/connector.ts';
 import type {
@@ -44,6 +47,26 @@ export const MAX_TRIES_PER_METHOD = 3;
  * latency (about 150/s on PostgreSQL here).
  */
 export const UNRECORDED_PER_WINDOW_SLOT = 10;
+/**
+ * A method out of reach (SMPP bind down) this long makes its messages fail over to another
+ * method of their route, if there is one; without one they wait until their validity ends.
+ */
+export const OUTAGE_FAILOVER_MS = 10 * 60_000;
+/** Longest pause between two looks at a method out of reach. */
+export const MAX_WAIT_DELAY_SECONDS = 30;
+
+/**
+ * When to look again at a method out of reach: a quarter of the outage so far, at least the
+ * first retry delay and at most MAX_WAIT_DELAY_SECONDS. A short blip costs seconds; a long outage
+ * costs one look per message every 30 s, and a message goes at most 30 s after the SMSC is back.
+ */
+export function waitDelaySeconds(outageMs: number, minSeconds: number): number {
+  return Math.min(
+    MAX_WAIT_DELAY_SECONDS,
+    Math.max(minSeconds, outageMs / 4000),
+  );
+}
+
 /** Requests in flight at once to one HTTP provider (Vonage, the gateway). */
 const HTTP_CONCURRENCY = 10;
 /** Jobs fetched at once by a worker. */
@@ -61,7 +84,20 @@ export interface DeliveryOptions {
   simulatorDelayMs?: number;
   /** Tests: first retry delay in seconds (default 1). */
   retryDelaySeconds?: number;
+  /** Tests: the SMPP connector's timers (see SmppConnectorOptions). */
+  smpp?: Pick<
+    SmppConnectorOptions,
+    'pendingTimeoutMs' | 'reconnectMinMs' | 'reconnectMaxMs' | 'unboundWaitMs'
+  >;
+  /** Tests: OUTAGE_FAILOVER_MS. */
+  outageFailoverMs?: number;
 }
+
+/** What tests may shorten (never set in production). */
+export type DeliveryTuning = Pick<
+  DeliveryOptions,
+  'simulatorDelayMs' | 'retryDelaySeconds' | 'smpp' | 'outageFailoverMs'
+>;
 
 export interface Delivery {
   /** FAILED and refunded, exactly once however many callers race (what the workers use). */
@@ -123,6 +159,7 @@ function connectorsFor(
           // Well within the job's expiry, so a stuck bind hands the message back to the queue
           // (retry) before the queue thinks its worker died.
           pendingTimeoutMs: 30_000,
+          ...options.smpp,
         }),
         http: null,
         simulated: false,
@@ -193,20 +230,36 @@ export async function startDelivery(
   if (db.kind === 'pglite') await reclaimOrphanedJobs(boss, db, logger);
 
   const connectors = connectorsFor(options);
-  // Outcomes and receipts share one writer: one statement per batch of both.
-  type Written = { outcome: repo.Outcome } | { receipt: repo.ReceiptRow };
+  // Outcomes and receipts share one writer: one statement per batch of both. record_delivery is
+  // one transaction, so a failed batch can be bisected: an item the database refuses fails only
+  // itself, instead of losing every outcome with it (their jobs would run again: duplicates).
+  // A deferral carries its attempt (if any) so that both are written, or neither.
+  type Written =
+    | { outcome: repo.Outcome }
+    | { receipt: repo.ReceiptRow }
+    | { defer: repo.Deferral; attempt: repo.Outcome | null };
   const writer = new GroupCommit<Written>(
     (items) =>
       repo.recordDelivery(
         db,
-        items.flatMap((i) => ('outcome' in i ? [i.outcome] : [])),
+        items.flatMap((i) =>
+          'outcome' in i
+            ? [i.outcome]
+            : 'attempt' in i && i.attempt
+              ? [i.attempt]
+              : [],
+        ),
         items.flatMap((i) => ('receipt' in i ? [i.receipt] : [])),
+        items.flatMap((i) => ('defer' in i ? [i.defer] : [])),
       ),
-    1000,
+    { max: 1000, isolateFailures: true },
   );
   const outcomes = {
     push: (outcome: repo.Outcome) => writer.push({ outcome }),
   };
+  const retryDelaySeconds = options.retryDelaySeconds ?? 1;
+  const validityMs = config.messageValiditySeconds * 1000;
+  const outageFailoverMs = options.outageFailoverMs ?? OUTAGE_FAILOVER_MS;
   for (const [method, { connector }] of connectors) {
     connector.onReceipt((receipt: Receipt) =>
       writer.push({ receipt: { method, ...receipt } }),
@@ -226,20 +279,37 @@ export async function startDelivery(
     row: repo.DeliveryRow | undefined,
   ): Promise<'completed' | 'failed'> {
     if (!row || row.state !== 'ACCEPTED') return 'completed'; // done already (a duplicate job)
+    // A newer job holds the message waiting: this one was handed back after a crash between
+    // that job's write and this one's completion. Running it too could submit the message twice.
+    if (row.waitingJob && row.waitingJob !== job.id) return 'completed';
     const route = row.route ?? routeFor(row.splits, config.defaultMethod);
     const refused = new Set<DeliveryMethod>();
     const failures = new Map<DeliveryMethod, number>();
+    // How long each method that cannot be reached has been so (its latest attempt UNAVAILABLE).
+    const outage = new Map<DeliveryMethod, number>();
     for (const attempt of row.attempts) {
       if (attempt.state === 'REFUSED') refused.add(attempt.method);
       if (attempt.state === 'FAILED') {
         failures.set(attempt.method, (failures.get(attempt.method) ?? 0) + 1);
       }
+      if (attempt.state === 'UNAVAILABLE') {
+        outage.set(attempt.method, attempt.ageMs);
+      } else outage.delete(attempt.method);
     }
     // The queue's own budget is a last resort: on its final run every method counts as tried.
     const lastRun = job.retryCount >= job.retryLimit - 1;
-    for (const method of route) {
-      if (refused.has(method)) continue;
-      if ((failures.get(method) ?? 0) >= MAX_TRIES_PER_METHOD) continue;
+    const usable = (m: DeliveryMethod) =>
+      !refused.has(m) && (failures.get(m) ?? 0) < MAX_TRIES_PER_METHOD;
+    const longDown = (m: DeliveryMethod) =>
+      (outage.get(m) ?? -1) >= outageFailoverMs;
+    // A method out of reach for long goes last: the others are tried first (failover), and it
+    // is still waited for when nothing else is left.
+    const candidates = route.filter(usable);
+    const order = [
+      ...candidates.filter((m) => !longDown(m)),
+      ...candidates.filter(longDown),
+    ];
+    for (const [index, method] of order.entries()) {
       const entry = connectors.get(method)!;
       const common = {
         messageId: row.id,
@@ -269,7 +339,49 @@ export async function startDelivery(
         entry.slots?.release();
       }
       // Closing: the submit was cut short by us, not by the provider; try again after restart.
-      if (stopping && outcome.kind === 'retry') return 'failed';
+      if (stopping && outcome.kind !== 'refused') return 'failed';
+      const waiting = outcome.kind === 'busy' || outcome.kind === 'unavailable';
+      if (waiting && row.ageMs >= validityMs) {
+        // Waited as long as the message is valid: it ends FAILED (and refunded) below.
+        await outcomes.push({
+          ...common,
+          state: 'FAILED',
+          error: `${outcome.error}; still not sent at the end of the message's validity`,
+        });
+        break;
+      }
+      if (outcome.kind === 'busy') {
+        // Our own flow control held it: nothing was sent and nothing is recorded.
+        await writer.push({
+          defer: { messageId: row.id, delaySeconds: retryDelaySeconds, route },
+          attempt: null,
+        });
+        return 'completed';
+      }
+      if (outcome.kind === 'unavailable') {
+        const waited = outage.get(method);
+        // Out of reach for long and another method is left: fail over to it.
+        if (waited !== undefined && waited >= outageFailoverMs) {
+          if (index < order.length - 1) continue;
+        }
+        await writer.push({
+          defer: {
+            messageId: row.id,
+            delaySeconds: waitDelaySeconds(waited ?? 0, retryDelaySeconds),
+            route,
+          },
+          // One attempt per outage tells the user why the message waits.
+          attempt:
+            waited === undefined
+              ? {
+                  ...common,
+                  state: 'UNAVAILABLE',
+                  error: `${outcome.error}; waiting for it (not counted as a try)`,
+                }
+              : null,
+        });
+        return 'completed';
+      }
       const state = outcome.kind === 'refused' ? 'REFUSED' : 'FAILED';
       await outcomes.push({ ...common, state, error: outcome.error });
       logger.info(

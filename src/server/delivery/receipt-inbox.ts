@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client.ts';
+import { storableReceipt } from './provider-text.ts';
 import * as repo from './repo.ts';
 import type { DeliveryMethod, Receipt } from './types.ts';
 
@@ -23,7 +24,9 @@ export class ReceiptInbox {
     this.#target = target;
   }
 
-  async deliver(method: DeliveryMethod, receipt: Receipt): Promise<void> {
+  async deliver(method: DeliveryMethod, raw: Receipt): Promise<void> {
+    // What the webhook got, as we can store it (a NUL, a lone surrogate, an id too long to index).
+    const receipt = storableReceipt(raw);
     if (this.#target) return this.#target(method, receipt);
     await repo.recordDelivery(this.#db, [], [{ method, ...receipt }]);
   }

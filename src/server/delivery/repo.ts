@@ -13,8 +13,15 @@ export interface DeliveryRow {
   encoding: Encoding;
   route: DeliveryMethod[] | null;
   splits: Split[];
-  /** Earlier attempts' outcomes: REFUSED and FAILED decide which methods remain. */
-  attempts: { method: DeliveryMethod; state: string }[];
+  /**
+   * Earlier attempts' outcomes: REFUSED and FAILED decide which methods remain, UNAVAILABLE
+   * since when one has been out of reach. `ageMs`: how long ago, by the database's clock.
+   */
+  attempts: { method: DeliveryMethod; state: string; ageMs: number }[];
+  /** Since the message was accepted, by the database's clock. */
+  ageMs: number;
+  /** The job that holds the message waiting, if any (migrations/010). */
+  waitingJob: string | null;
 }
 
 /** The messages of a batch of jobs with their client's drawable splits and earlier attempts. */
@@ -24,9 +31,12 @@ export async function loadForDelivery(
 ): Promise<DeliveryRow[]> {
   return q.query<DeliveryRow>(
     `SELECT m.id, m.state, m.sender, m.recipient, m.body, m.encoding, m.route,
+       m.waiting_job AS "waitingJob",
+       (extract(epoch FROM now() - m.date_created) * 1000)::float8 AS "ageMs",
        COALESCE((SELECT jsonb_agg(jsonb_build_object('method', s.delivery_method, 'weight', s.weight))
                  FROM route_splits s WHERE s.client_id = m.client_id AND s.weight > 0), '[]') AS splits,
-       COALESCE((SELECT jsonb_agg(jsonb_build_object('method', a.method, 'state', a.state) ORDER BY a.id)
+       COALESCE((SELECT jsonb_agg(jsonb_build_object('method', a.method, 'state', a.state,
+                   'ageMs', extract(epoch FROM now() - a.date_created) * 1000) ORDER BY a.id)
                  FROM message_attempts a WHERE a.message_id = m.id), '[]') AS attempts
      FROM messages m WHERE m.id = ANY($1::uuid[])`,
     [ids],
@@ -39,7 +49,7 @@ export type Outcome =
       method: DeliveryMethod;
       /** Fixed on the message at its first attempt. */
       route: DeliveryMethod[];
-      state: 'SUBMITTED' | 'REFUSED' | 'FAILED';
+      state: 'SUBMITTED' | 'REFUSED' | 'FAILED' | 'UNAVAILABLE';
       providerMessageIds?: string[];
       error?: string | null;
       simulated: boolean;
@@ -47,22 +57,35 @@ export type Outcome =
   /** No method took it: FAILED and refunded. */
   | { messageId: string; fail: true };
 
+/** A message given back to the queue for later, without spending a try (migrations/010). */
+export interface Deferral {
+  messageId: string;
+  delaySeconds: number;
+  /** Fixed on the message if it was not yet, so the next run keeps the same methods. */
+  route: DeliveryMethod[];
+}
+
 /**
- * Records a batch of outcomes (attempts, then the messages no method took) and receipts in one
- * statement, so one transaction.
+ * Records a batch of outcomes (attempts, then the messages no method took), deferrals and
+ * receipts in one statement, so one transaction.
  */
 export async function recordDelivery(
   q: Queryable,
   outcomes: Outcome[],
   receipts: ReceiptRow[],
+  deferred: Deferral[] = [],
 ): Promise<void> {
   const attempts = outcomes.filter((o) => !('fail' in o));
   const failed = outcomes.filter((o) => 'fail' in o).map((o) => o.messageId);
-  await q.query('SELECT record_delivery($1::jsonb, $2::uuid[], $3::jsonb)', [
-    JSON.stringify(attempts),
-    failed,
-    JSON.stringify(receipts),
-  ]);
+  await q.query(
+    'SELECT record_delivery($1::jsonb, $2::uuid[], $3::jsonb, $4::jsonb)',
+    [
+      JSON.stringify(attempts),
+      failed,
+      JSON.stringify(receipts),
+      JSON.stringify(deferred),
+    ],
+  );
 }
 
 export interface ReceiptRow {

@@ -29,7 +29,17 @@ export type SubmitOutcome =
   /** Transient: try again later, fail over once retries are exhausted. */
   | { kind: 'retry'; error: string }
   /** Permanent: fail over now. */
-  | { kind: 'refused'; error: string };
+  | { kind: 'refused'; error: string }
+  /**
+   * The method cannot be reached (SMPP bind down) and nothing was handed to the provider: not a
+   * try. The message waits for it (within its validity), failing over only after a long outage.
+   */
+  | { kind: 'unavailable'; error: string }
+  /**
+   * Our own flow control (window, submits-per-second cap, throttling pause) held the message
+   * longer than a job may wait, and nothing was sent: not a try either; queued again shortly.
+   */
+  | { kind: 'busy'; error: string };
 
 export type FinalState = 'DELIVERED' | 'UNDELIVERED' | 'EXPIRED' | 'REJECTED';
 

@@ -41,7 +41,9 @@ export const FINAL_MESSAGE_STATES: readonly MessageState[] = [
 /**
  * States of one attempt: SUBMITTED (the provider took it), then its receipt's final word
  * (DELIVERED, UNDELIVERED, EXPIRED, REJECTED); REFUSED (a permanent refusal at submit: the
- * message fails over) or FAILED (a transient error at submit: retried, then fails over).
+ * message fails over) or FAILED (a transient error at submit: retried, then fails over);
+ * UNAVAILABLE (the method could not be reached, e.g. the SMPP bind is down: the message waits
+ * for it, and this is not counted as a try).
  */
 export const ATTEMPT_STATES = [
   'SUBMITTED',
@@ -51,6 +53,7 @@ export const ATTEMPT_STATES = [
   'REJECTED',
   'REFUSED',
   'FAILED',
+  'UNAVAILABLE',
 ] as const;
 export type AttemptState = (typeof ATTEMPT_STATES)[number];
 

@@ -16,6 +16,7 @@ import type {
   ReceiptHandler,
   SubmitOutcome,
 } from '../types.ts';
+import { storableOutcome, storableReceipt } from '../provider-text.ts';
 
 /** A connector whose receipts arrive through an HTTP webhook rather than its own connection. */
 export interface HttpConnector extends Connector {
@@ -226,7 +227,8 @@ export class HttpSubmitter {
         };
       }
     }
-    const outcome: SubmitOutcome =
+    // Ids and error texts as we can store them: a provider's answer is not trusted.
+    const outcome: SubmitOutcome = storableOutcome(
       last === null
         ? { kind: 'retry', error: `${this.name} ${CLOSED}` }
         : last.kind === 'transient'
@@ -234,7 +236,8 @@ export class HttpSubmitter {
               kind: 'retry',
               error: `${last.error} (${this.#maxAttempts} attempt${this.#maxAttempts > 1 ? 's' : ''})`,
             }
-          : last;
+          : last,
+    );
     if (outcome.kind !== 'submitted') {
       this.log.warn(
         {
@@ -295,7 +298,7 @@ export class HttpSubmitter {
     if (!handler) {
       throw new Error(`${this.name} receipt before a receipt handler was set`);
     }
-    await handler(receipt);
+    await handler(storableReceipt(receipt));
   }
 
   /** Pending submits resolve 'retry' at once; resolves when they have. */

@@ -382,6 +382,75 @@ describe('SMPP connector: flow control', () => {
   });
 });
 
+describe('SMPP connector: waits that are not tries', () => {
+  it('answers unavailable soon when the bind is down, having sent nothing', async () => {
+    const first = await setUp(
+      {},
+      { unboundWaitMs: 150, pendingTimeoutMs: 5_000 },
+    );
+    const connector = first.connector;
+    await first.smsc.waitFor(
+      () => first.smsc.sessionCount === 1,
+      'a bound session',
+    );
+    const port = first.smsc.port;
+    await first.smsc.close();
+    await sleep(50);
+    const start = performance.now();
+    const outcome = await connector.submit(sms('nobody home'));
+    expect(outcome.kind).toBe('unavailable');
+    expect((outcome as { error: string }).error).toMatch(/^SMSC unavailable/);
+    expect(performance.now() - start).toBeLessThan(1_000);
+    // Back where it was: the next submit goes through.
+    const again = await startSmsc({
+      systemId: 'acme',
+      password: PASSWORD,
+      port,
+    });
+    smsc = again; // closed after the test
+    await again.waitFor(() => again.sessionCount === 1, 'the rebind');
+    expect((await connector.submit(sms('back'))).kind).toBe('submitted');
+  });
+
+  it('a bind that comes up during the short wait gets the message sent', async () => {
+    const { smsc, connector } = await setUp(
+      { password: 'wrong-password' },
+      { reconnectMinMs: 20, reconnectMaxMs: 40, unboundWaitMs: 300 },
+    );
+    await smsc.waitFor(() => smsc.binds.length >= 1, 'a refused bind');
+    const pending = connector.submit(sms('just in time'));
+    smsc.options.password = PASSWORD;
+    smsc.options.answerDelayMs = 400; // answered after the short wait is over
+    expect((await pending).kind).toBe('submitted');
+  });
+
+  it('a message held behind a low SMPP_MAX_TPS comes back busy, never as a failed try', async () => {
+    const { smsc, connector } = await setUp(
+      {},
+      { maxTps: 2, pendingTimeoutMs: 700 },
+    );
+    await smsc.waitFor(() => smsc.sessionCount === 1, 'a bound session');
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => connector.submit(sms(`tps ${i}`))),
+    );
+    const kinds = outcomes.map((o) => o.kind);
+    // 2 per second for 0.7 s: the first two go, the rest waited in our own queue.
+    expect(
+      kinds.filter((k) => k === 'submitted').length,
+    ).toBeGreaterThanOrEqual(1);
+    expect(kinds.filter((k) => k === 'busy').length).toBeGreaterThanOrEqual(3);
+    expect(kinds).not.toContain('retry');
+    expect(
+      outcomes.find((o) => o.kind === 'busy') as { error: string },
+    ).toMatchObject({ error: expect.stringMatching(/rate cap/) });
+    // Nothing of a busy message reached the SMSC: queued again later, it is not a duplicate.
+    await sleep(1_200);
+    expect(smsc.submits).toHaveLength(
+      kinds.filter((k) => k === 'submitted').length,
+    );
+  });
+});
+
 describe('SMPP connector: the bind', () => {
   it('keeps retrying a refused bind with backoff, and binds once the password is right', async () => {
     const { smsc, connector } = await setUp(
@@ -394,12 +463,11 @@ describe('SMPP connector: the bind', () => {
     );
     const gaps = smsc.binds.slice(1).map((b, i) => b.at - smsc.binds[i]!.at);
     expect(gaps[3]!).toBeGreaterThan(gaps[0]! * 2);
-    // No caller-visible error until the bounded time has passed.
+    // Not a provider's answer about the message: the method is unavailable (no try spent).
     const outcome = await connector.submit(sms('waiting'));
     expect(outcome).toEqual({
-      kind: 'retry',
-      error:
-        'not accepted by the SMSC within 0.4 s (SMSC unavailable: bind refused: 0x0d ESME_RBINDFAIL)',
+      kind: 'unavailable',
+      error: 'SMSC unavailable: bind refused: 0x0d ESME_RBINDFAIL',
     });
     smsc.options.password = PASSWORD;
     await smsc.waitFor(() => smsc.sessionCount === 1, 'a bound session');

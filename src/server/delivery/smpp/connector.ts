@@ -13,9 +13,13 @@
  * - anything else (invalid addresses, TON/NPI, length, ESME_RSUBMITFAIL, permanent application
  *   error, vendor codes…): 'refused', so the message fails over at once rather than retrying
  *   something this SMSC said it will not take.
- * A message whose parts are not all accepted within `pendingTimeoutMs` of submit() (bind down,
- * endless throttling) resolves 'retry'; so does a part with no submit_sm_resp within
- * `responseTimeoutMs` (the SMSC may still have taken it: a retry may then duplicate it).
+ * A message whose parts are not all accepted within `pendingTimeoutMs` of submit() resolves
+ * 'retry' when the SMSC may have taken a part (accepted, or sent and cut off by a drop), else
+ * 'unavailable' while the bind is down and 'busy' while it is up (our own window, rate cap or
+ * throttling pause held it: not a failed try). A submit made while the bind is down answers
+ * 'unavailable' after `unboundWaitMs` already, so the queue, not this connector, holds messages
+ * through an outage. A part with no submit_sm_resp within `responseTimeoutMs` resolves 'retry'
+ * (the SMSC may still have taken it: a retry may then duplicate it).
  */
 import smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
@@ -27,6 +31,7 @@ import type {
   ReceiptHandler,
   SubmitOutcome,
 } from '../types.ts';
+import { storableOutcome, storableReceipt } from '../provider-text.ts';
 import { readDeliverSm } from './receipt.ts';
 
 export interface SmppConnectorOptions {
@@ -47,8 +52,10 @@ export interface SmppConnectorOptions {
   /** First rebind delay, doubled on each failure up to reconnectMaxMs (1 s, 30 s). */
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
-  /** A message not accepted within this of submit() resolves 'retry' (default 60 s). */
+  /** A message not accepted within this of submit() resolves (default 60 s). */
   pendingTimeoutMs?: number;
+  /** A submit made while the bind is down waits this long for it, then 'unavailable' (1 s). */
+  unboundWaitMs?: number;
   /** Pause after a throttling answer (default 1 s). */
   throttlePauseMs?: number;
 }
@@ -83,6 +90,8 @@ interface Pending {
   resolve(outcome: SubmitOutcome): void;
   timer: NodeJS.Timeout;
   lastError: string | null;
+  /** A part was accepted, or sent and cut off unanswered: the SMSC may have it. */
+  maybeTaken: boolean;
 }
 
 interface Part {
@@ -170,6 +179,7 @@ class SmppConnector implements Connector {
       reconnectMinMs: options.reconnectMinMs ?? 1_000,
       reconnectMaxMs: options.reconnectMaxMs ?? 30_000,
       pendingTimeoutMs: options.pendingTimeoutMs ?? 60_000,
+      unboundWaitMs: options.unboundWaitMs ?? 1_000,
       throttlePauseMs: options.throttlePauseMs ?? 1_000,
     };
     if (!Number.isInteger(this.#options.window) || this.#options.window < 1) {
@@ -221,6 +231,11 @@ class SmppConnector implements Connector {
     }
 
     return new Promise<SubmitOutcome>((resolve) => {
+      const { pendingTimeoutMs, unboundWaitMs } = this.#options;
+      // Bind down: wait briefly (a rebind in progress), not the whole pending time.
+      const wait = this.#bound
+        ? pendingTimeoutMs
+        : Math.min(unboundWaitMs, pendingTimeoutMs);
       const pending: Pending = {
         sms,
         ids: [],
@@ -228,14 +243,8 @@ class SmppConnector implements Connector {
         done: false,
         resolve,
         lastError: null,
-        timer: setTimeout(() => {
-          const seconds = this.#options.pendingTimeoutMs / 1000;
-          const why = pending.lastError ?? this.#unavailableReason();
-          this.#finish(pending, {
-            kind: 'retry',
-            error: `not accepted by the SMSC within ${seconds} s${why ? ` (${why})` : ''}`,
-          });
-        }, this.#options.pendingTimeoutMs),
+        maybeTaken: false,
+        timer: setTimeout(() => this.#onPendingTimeout(pending, wait), wait),
       };
       this.#pending.add(pending);
       encoded.shortMessages.forEach((shortMessage, index) => {
@@ -255,6 +264,38 @@ class SmppConnector implements Connector {
       });
       this.#pump();
     });
+  }
+
+  /** The pending time is over: say whether the provider could have the message. */
+  #onPendingTimeout(pending: Pending, waitedMs: number): void {
+    const { pendingTimeoutMs } = this.#options;
+    if (this.#bound && waitedMs < pendingTimeoutMs) {
+      // The short wait for a bind, and it is up now: the full pending time applies.
+      pending.timer = setTimeout(
+        () => this.#onPendingTimeout(pending, pendingTimeoutMs),
+        pendingTimeoutMs - waitedMs,
+      );
+      return;
+    }
+    const seconds = waitedMs / 1000;
+    if (pending.maybeTaken) {
+      const why = pending.lastError ?? this.#unavailableReason();
+      this.#finish(pending, {
+        kind: 'retry',
+        error: `not accepted by the SMSC within ${seconds} s${why ? ` (${why})` : ''}`,
+      });
+    } else if (!this.#bound) {
+      this.#finish(pending, {
+        kind: 'unavailable',
+        error: this.#unavailableReason() ?? 'SMSC unavailable',
+      });
+    } else {
+      const why = pending.lastError ? ` (${pending.lastError})` : '';
+      this.#finish(pending, {
+        kind: 'busy',
+        error: `not sent within ${seconds} s: behind the bind's window or rate cap${why}`,
+      });
+    }
   }
 
   close(): Promise<void> {
@@ -387,6 +428,8 @@ class SmppConnector implements Connector {
     this.#inFlight.clear();
     for (const part of outstanding) {
       part.pending.lastError = 'SMPP bind dropped';
+      // Sent and not answered: the SMSC may have taken it before the drop.
+      part.pending.maybeTaken = true;
     }
     this.#queue = [...outstanding, ...this.#queue];
 
@@ -490,15 +533,17 @@ class SmppConnector implements Connector {
       );
       return answer(ESME_RX_T_APPN);
     }
+    // The SMSC's id and error text as we can store them (a NUL, a 3,000-character id…).
+    const receipt = storableReceipt(read.receipt);
     Promise.resolve()
-      .then(() => handler(read.receipt))
+      .then(() => handler(receipt))
       .then(
         () => answer(0),
         (error: unknown) => {
           this.#log.error(
             {
               err: error instanceof Error ? error.message : String(error),
-              providerMessageId: read.receipt.providerMessageId,
+              providerMessageId: receipt.providerMessageId,
             },
             'SMPP receipt handler failed: asking the SMSC to deliver it again',
           );
@@ -592,6 +637,7 @@ class SmppConnector implements Connector {
     if (status === 0) {
       this.#grow();
       if (!pending.done) {
+        pending.maybeTaken = true;
         pending.ids[part.index] = String(resp.message_id ?? '');
         pending.remaining -= 1;
         if (pending.remaining === 0) {
@@ -675,6 +721,7 @@ class SmppConnector implements Connector {
         'SMPP submit not accepted',
       );
     }
-    pending.resolve(outcome);
+    // Ids and error texts as we can store them: what the SMSC sent is not trusted.
+    pending.resolve(storableOutcome(outcome));
   }
 }

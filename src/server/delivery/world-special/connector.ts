@@ -51,7 +51,9 @@ export function readWorldSpecialAnswer(answer: HttpAnswer): AttemptResult {
     return { kind: 'transient', error: answer.error };
   }
   const { status, text } = answer;
-  const detail = text.trim().slice(0, 200);
+  // Cut without splitting a character: half an emoji cannot be stored, and the message stayed
+  // ACCEPTED (and charged) while every write of its attempt failed.
+  const detail = storableText(text.trim(), 200);
   const described = `${NAME} HTTP ${status}${detail ? `: ${detail}` : ''}`;
   if (status === 429) {
     return { kind: 'transient', error: described, throttled: true };

@@ -12,6 +12,8 @@ const STATE_LOOK: Record<string, { text: string; tone: BadgeTone }> = {
   EXPIRED: { text: 'Expired', tone: 'warning' },
   REJECTED: { text: 'Rejected', tone: 'danger' },
   FAILED: { text: 'Failed', tone: 'danger' },
+  // An attempt only: the method was out of reach and the message waits for it.
+  UNAVAILABLE: { text: 'Waiting for provider', tone: 'warning' },
 };
 
 /** The words a state is shown with ('Delivered'); an unknown state is shown as sent. */
