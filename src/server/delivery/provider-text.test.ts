@@ -53,6 +53,14 @@ describe('provider text fit to store', () => {
       state: 'UNDELIVERED',
       error: 'UNDELIV err:\uFFFD',
     });
+    // An unsigned receipt keeps the message it may decide (its clientRef).
+    const unsigned = {
+      providerMessageId: 'v1',
+      state: 'REJECTED' as const,
+      error: null,
+      unauthenticated: { clientRef: 'message-1' },
+    };
+    expect(storableReceipt(unsigned)).toEqual(unsigned);
   });
 
   it('the gateway error body cut at 200 characters keeps whole characters', () => {

@@ -46,8 +46,9 @@ export function storableOutcome(outcome: SubmitOutcome): SubmitOutcome {
 /** A receipt with its id and error fit to store. */
 export function storableReceipt(receipt: Receipt): Receipt {
   return {
+    // Every other field (an unsigned receipt's clientRef above all) stays as it came.
+    ...receipt,
     providerMessageId: providerId(receipt.providerMessageId),
-    state: receipt.state,
     error: receipt.error === null ? null : providerError(receipt.error),
   };
 }
