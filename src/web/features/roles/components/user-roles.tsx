@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { roleChangeRefusal, ROLES } from '../../../../shared/roles';
+import { canCall, roleChangeRefusal, ROLES } from '../../../../shared/roles';
 import { RoleInputSchema } from '../../../../shared/schemas/roles';
 import type { User } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
@@ -62,6 +62,9 @@ export function UserRoles({
   const [removing, setRemoving] = useState<string | null>(null);
   const noteId = useId();
 
+  // Adding and removing are separate calls with their own roles (USERROLE CREATE, DELETE).
+  const canAdd = canCall(caller.roles, 'USERROLE', 'CREATE');
+  const canRemove = canCall(caller.roles, 'USERROLE', 'DELETE');
   const refusal = refusalFor(caller, user.id);
   // Own roles are refused whatever the role is, so any name asks the rule.
   const ownRefusal = caller.id === user.id ? refusal('') : null;
@@ -80,6 +83,7 @@ export function UserRoles({
         <Button
           variant="primary"
           size="sm"
+          hidden={!canAdd}
           disabled={ownRefusal !== null}
           aria-describedby={ownRefusal ? noteId : undefined}
           onClick={() =>
@@ -117,6 +121,7 @@ export function UserRoles({
                 <Button
                   size="sm"
                   variant="ghost"
+                  hidden={!canRemove}
                   aria-label={`Remove ${role}`}
                   disabled={refused !== null}
                   title={refused ?? undefined}
