@@ -21,6 +21,7 @@ import { formatDate } from '../../../lib/format';
 import { useAdminBalance } from '../api/get-admin-balance';
 import { useGiveFreeCredit } from '../api/give-free-credit';
 import { needsRoleText, useCanCall } from '../../../lib/permissions';
+import '../../../components/ui/field.css';
 
 const freeCreditQuestion = (amount: string) =>
   `Are you sure you want to give ${amount} free credit to the client?`;

@@ -15,6 +15,7 @@ import { errorText } from '../../../lib/api-error';
 import { needsRoleText, useCanCall } from '../../../lib/permissions';
 import { useAdminBalance } from '../api/get-admin-balance';
 import { useSetBalanceThreshold } from '../api/set-balance-threshold';
+import '../../../components/ui/field.css';
 
 export const THRESHOLD_SAVED = 'The low-balance threshold has been saved';
 

@@ -19,6 +19,7 @@ import {
 import { useUpdateAdminUser } from '../api/update-admin-user';
 import { displayName } from './admin-user-table';
 import { needsRoleText, useCanCall } from '../../../lib/permissions';
+import '../../../components/ui/field.css';
 
 /** The user card of the admin user page; a click opens the edit panel (spec §2). */
 export function AdminUserCard({ user }: { user: User }) {

@@ -11,6 +11,7 @@ import { useCanCall } from '../../../lib/permissions';
 import { useAuditEvents } from '../api/get-audit-events';
 import { auditHref } from '../filters';
 import './audit.css';
+import '../../../components/ui/table.css';
 
 /** A changed value as text: lists joined, nothing as an em dash. */
 function valueText(value: unknown): string {

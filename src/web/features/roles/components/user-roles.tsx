@@ -18,6 +18,7 @@ import { useUserRoleChanges } from '../api/change-user-roles';
 import { useUserRoles } from '../api/get-user-roles';
 import '../../../components/ui/table.css';
 import './roles.css';
+import '../../../components/ui/field.css';
 
 /** Removal asks first, naming the role and the user (spec §6). */
 const removeRoleQuestion = (role: string, user: User) =>

@@ -22,6 +22,7 @@ import { needsRoleText } from '../../../lib/permissions';
 import { routeSplitAccess } from '../access';
 import { useRouteSplitMutations } from '../api/save-route-split';
 import './route-splits.css';
+import '../../../components/ui/field.css';
 
 const DELETE_SPLIT_QUESTION =
   'Are you sure you want to delete the route split?';
