@@ -5,6 +5,7 @@ import {
   OWN_ROLES_REFUSED,
   roleChangeRefusal,
   ROLES,
+  canCall,
   rolesGranting,
   UNHELD_ROLE_REFUSED,
 } from './roles.ts';
@@ -35,6 +36,24 @@ describe('the role catalogue (spec §6)', () => {
 
   it('the audit log is read with ROLE_AUDIT_LIST alone: its family has no ADMIN role', () => {
     expect(rolesGranting('AUDIT', 'LIST')).toEqual(['ROLE_AUDIT_LIST']);
+  });
+});
+
+describe('canCall', () => {
+  const viewer = [
+    'ROLE_CLIENT_LIST',
+    'ROLE_CLIENT_VIEW',
+    'ROLE_USER_LIST',
+    'ROLE_USER_VIEW',
+  ];
+
+  it('holds for the verb role or the family ADMIN role, and for nothing else', () => {
+    expect(canCall(viewer, 'CLIENT', 'VIEW')).toBe(true);
+    expect(canCall(viewer, 'CLIENT', 'UPDATE')).toBe(false);
+    expect(canCall(viewer, 'ROUTE', 'LIST')).toBe(false);
+    expect(canCall(['ROLE_ROUTE_ADMIN'], 'ROUTE', 'LIST')).toBe(true);
+    expect(canCall(['ROLE_ROUTE_LIST'], 'ROUTE', 'ADMIN')).toBe(false);
+    expect(canCall([], 'AUDIT', 'LIST')).toBe(false);
   });
 });
 

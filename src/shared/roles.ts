@@ -49,6 +49,18 @@ export function rolesGranting(family: RoleFamily, verb: RoleVerb): string[] {
 }
 
 /**
+ * True when `roles` hold a role granting `verb` on `family`: what the server's role check asks
+ * of an admin call. The console asks it before a call, since a refused call logs the user out.
+ */
+export function canCall(
+  roles: readonly string[],
+  family: RoleFamily,
+  verb: RoleVerb,
+): boolean {
+  return rolesGranting(family, verb).some((role) => roles.includes(role));
+}
+
+/**
  * The families whose roles open an admin screen (clients, users, their roles, route splits,
  * the audit log).
  */

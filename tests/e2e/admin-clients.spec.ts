@@ -85,19 +85,23 @@ test.describe('Admin shell', () => {
     await expect(page).toHaveURL(/#\/admin\/clients$/);
   });
 
-  test('a customer without admin roles opening /#/admin is refused by the server and sent to /login', async ({
+  test('a customer without admin roles opening /#/admin is told so, and no admin call is made', async ({
     page,
     user,
   }) => {
     await loginAs(page, user);
-    const refused = page.waitForResponse(
-      (answer) =>
-        answer.url().includes('/api/admin/clients') && answer.status() === 403,
-    );
+    const adminCalls: string[] = [];
+    page.on('request', (call) => {
+      if (call.url().includes('/api/admin/')) adminCalls.push(call.url());
+    });
     await page.goto('/#/admin');
-    await refused;
-    await expect(page).toHaveURL(/#\/login$/);
-    await expect(page.getByRole('alert')).toBeVisible();
+    await expect(
+      page.getByText('Your roles open no admin screen.'),
+    ).toBeVisible();
+    await page.getByRole('link', { name: 'Back to the console' }).click();
+    // The customer shell: with no clients yet, Quick Start (spec §4).
+    await expect(page).toHaveURL(/#\/quickstart$/);
+    expect(adminCalls).toEqual([]);
   });
 
   test('at 375 px the admin shell does not overflow and its drawer opens', async ({
@@ -384,7 +388,7 @@ test.describe('Admin client page', () => {
   });
 });
 
-test('a user holding only ROLE_CLIENT_LIST sees the clients list and is refused elsewhere', async ({
+test('a user holding only ROLE_CLIENT_LIST sees the clients list, and a client page says what it needs', async ({
   page,
   request,
   user,
@@ -394,12 +398,20 @@ test('a user holding only ROLE_CLIENT_LIST sees the clients list and is refused 
     data: { role: 'ROLE_CLIENT_LIST' },
   });
   expect(granted.status(), await granted.text()).toBe(200);
+  // A client of its own, so the list is not empty whatever ran before.
+  await createClientViaApi(request, user, 'Listed client');
   await loginAs(page, user);
   await page.goto('/#/admin/clients');
   await expect(page.locator('tbody tr').first()).toBeVisible();
 
-  // The client page needs ROLE_CLIENT_VIEW: the server refuses, the console goes to /login.
+  // The client page needs ROLE_CLIENT_VIEW: the console does not ask the server (its 403
+  // would log the user out, issue 17) and says which roles open it.
   await page.locator('tbody tr').first().getByRole('link').first().click();
-  await expect(page).toHaveURL(/#\/login$/);
-  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page).toHaveURL(/#\/admin\/clients\/[^/]+$/);
+  await expect(
+    page.getByText(
+      'Not available with your roles. Needs ROLE_CLIENT_ADMIN or ROLE_CLIENT_VIEW.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Hello / })).toBeVisible();
 });

@@ -1,9 +1,10 @@
-import { AUDIT_LIST_ROLE } from '../../shared/roles';
+import { canCall } from '../../shared/roles';
+import type { Access } from '../lib/permissions';
 import { paths } from './paths';
 
 /**
  * A sidebar entry (spec §3): a link (url), a message (alert), a group, or a widget slot. An item
- * with `roles` is shown only to a user holding one of them.
+ * with `access` is shown only to a user whose roles grant it: its screen's first call needs it.
  */
 export type NavItem =
   | {
@@ -11,7 +12,7 @@ export type NavItem =
       name: string;
       url?: string;
       alert?: string;
-      roles?: readonly string[];
+      access?: Access;
     }
   | { type: 'expand'; name: string; url: string; children: NavItem[] }
   | { type: 'component'; name: string };
@@ -36,20 +37,33 @@ export const customerNav: NavItem[] = [
   { type: 'item', name: 'Insights', alert: NOT_AVAILABLE },
 ];
 
-/** The admin sidebar (spec §2): Pricing has no link and no screen; Audit Log needs its role. */
+/**
+ * The admin sidebar (spec §2): Pricing has no link and no screen; the other entries show to the
+ * roles that list what their screen lists.
+ */
 export const adminNav: NavItem[] = [
-  { type: 'item', name: 'Clients', url: paths.adminClients },
-  { type: 'item', name: 'Users', url: paths.adminUsers },
+  {
+    type: 'item',
+    name: 'Clients',
+    url: paths.adminClients,
+    access: { family: 'CLIENT', verb: 'LIST' },
+  },
+  {
+    type: 'item',
+    name: 'Users',
+    url: paths.adminUsers,
+    access: { family: 'USER', verb: 'LIST' },
+  },
   {
     type: 'item',
     name: 'Audit Log',
     url: paths.adminAudit,
-    roles: [AUDIT_LIST_ROLE],
+    access: { family: 'AUDIT', verb: 'LIST' },
   },
   { type: 'item', name: 'Pricing' },
 ];
 
-/** The items `roles` may see: those without `roles`, and those whose roles the user holds. */
+/** The items `roles` may see: those without `access`, and those the roles grant. */
 export function visibleNav(
   items: readonly NavItem[],
   roles: readonly string[],
@@ -57,7 +71,7 @@ export function visibleNav(
   return items.filter(
     (item) =>
       item.type !== 'item' ||
-      !item.roles ||
-      item.roles.some((role) => roles.includes(role)),
+      !item.access ||
+      canCall(roles, item.access.family, item.access.verb),
   );
 }

@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
+import { RoleGate } from '../../components/ui/role-gate';
 import { Skeleton } from '../../components/ui/spinner';
 import { paths } from '../../config/paths';
 import { useAdminClient } from '../../features/admin-clients/api/get-admin-client';
@@ -10,16 +11,28 @@ import { AdminClientCard } from '../../features/admin-clients/components/admin-c
 import { AdminThresholdCard } from '../../features/admin-clients/components/admin-threshold-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
 import { AdminClientMessages } from '../../features/messages/components/admin-client-messages';
+import { routeSplitAccess } from '../../features/route-splits/access';
 import { RouteSplitList } from '../../features/route-splits/components/route-split-list';
 import { errorText, isApiError } from '../../lib/api-error';
+import { useCanCall } from '../../lib/permissions';
 
 /**
  * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), the
- * low-balance threshold (issue 12), then the client's messages.
+ * low-balance threshold (issue 12), then the client's messages. Each part is shown to the roles
+ * that may make its calls (issue 17): a refused call would log the user out.
  */
 export function AdminClientRoute() {
+  return (
+    <RoleGate page title="Client" access={{ family: 'CLIENT', verb: 'VIEW' }}>
+      <AdminClientPage />
+    </RoleGate>
+  );
+}
+
+function AdminClientPage() {
   const { clientId = '' } = useParams();
   const client = useAdminClient(clientId);
+  const canViewUser = useCanCall({ family: 'USER', verb: 'VIEW' });
 
   if (client.isPending) {
     return (
@@ -53,9 +66,11 @@ export function AdminClientRoute() {
         title={client.data.name}
         description="Client"
         actions={
-          <ButtonLink to={paths.adminUser(client.data.userId)}>
-            View User
-          </ButtonLink>
+          canViewUser ? (
+            <ButtonLink to={paths.adminUser(client.data.userId)}>
+              View User
+            </ButtonLink>
+          ) : null
         }
       />
       <div className="card-grid">
@@ -68,7 +83,9 @@ export function AdminClientRoute() {
         <AdminBalanceCard clientId={client.data.id} />
         <AdminThresholdCard clientId={client.data.id} />
       </div>
-      <RouteSplitList client={client.data} />
+      <RoleGate title="Route Splits" access={routeSplitAccess.list}>
+        <RouteSplitList client={client.data} />
+      </RoleGate>
       <AdminClientMessages clientId={client.data.id} />
     </div>
   );

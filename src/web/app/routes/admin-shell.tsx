@@ -1,6 +1,8 @@
 import { Link, Outlet } from 'react-router';
 import { ShellLayout } from '../../components/layouts/shell-layout';
 import { Sidebar } from '../../components/layouts/sidebar';
+import { Alert } from '../../components/ui/alert';
+import { Skeleton } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toaster';
 import { adminNav, visibleNav } from '../../config/nav';
 import { paths } from '../../config/paths';
@@ -10,6 +12,8 @@ import {
 } from '../../features/branding/components/branding';
 import { useMe } from '../../features/users/api/get-me';
 import { UserMenu } from '../../features/users/components/user-menu';
+import { errorText } from '../../lib/api-error';
+import { CallerRolesContext } from '../../lib/permissions';
 import { MenuButton, useDrawer, useLogoutConfirmation } from '../shell-chrome';
 import './admin-shell.css';
 
@@ -17,9 +21,10 @@ const NO_GROUPS: ReadonlySet<string> = new Set();
 
 /**
  * The admin shell (spec §2): the same frame as the customer shell with its own label and
- * accent, and the sidebar Clients, Users, Pricing (and Audit Log for ROLE_AUDIT_LIST, which
- * only hides the entry: each admin call is still authorized by the server, and a refusal sends
- * the user to /login, spec §6).
+ * accent, and the sidebar Clients, Users, Pricing, Audit Log, each shown to the roles that open
+ * it. Screens render once the user's roles are known, and offer only the sections and actions
+ * those roles reach (lib/permissions.ts): the server still decides every call, and a refusal
+ * sends the user to /login (spec §6, §8).
  */
 export function AdminShellRoute() {
   const toast = useToast();
@@ -66,7 +71,19 @@ export function AdminShellRoute() {
         menuOpen={drawer.open}
         onCloseMenu={drawer.close}
       >
-        <Outlet />
+        {me.isSuccess ? (
+          <CallerRolesContext value={me.data.roles}>
+            <Outlet />
+          </CallerRolesContext>
+        ) : me.isError ? (
+          <Alert tone="danger">{errorText(me.error)}</Alert>
+        ) : (
+          <div className="stack" aria-busy="true">
+            <span className="sr-only">Loading</span>
+            <Skeleton width="12em" height="28px" />
+            <Skeleton height="120px" />
+          </div>
+        )}
       </ShellLayout>
       {logoutConfirmation.dialog}
     </>

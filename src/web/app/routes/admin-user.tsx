@@ -1,6 +1,7 @@
 import { useParams } from 'react-router';
 import { Alert } from '../../components/ui/alert';
 import { PageHeader } from '../../components/ui/page-header';
+import { RoleGate } from '../../components/ui/role-gate';
 import { Skeleton } from '../../components/ui/spinner';
 import { useAdminUser } from '../../features/admin-users/api/get-admin-user';
 import { AdminUserCard } from '../../features/admin-users/components/admin-user-card';
@@ -12,8 +13,19 @@ import { useMe } from '../../features/users/api/get-me';
 import { errorText, isApiError } from '../../lib/api-error';
 import './admin-user.css';
 
-/** /admin/users/{id}: the user card, the user's clients and roles (spec §2). */
+/**
+ * /admin/users/{id}: the user card, the user's clients and roles (spec §2), each shown to the
+ * roles that may make its calls (issue 17): a refused call would log the user out.
+ */
 export function AdminUserRoute() {
+  return (
+    <RoleGate page title="User" access={{ family: 'USER', verb: 'VIEW' }}>
+      <AdminUserPage />
+    </RoleGate>
+  );
+}
+
+function AdminUserPage() {
   const { userId = '' } = useParams();
   const user = useAdminUser(userId);
   // The signed-in user, whose roles decide which role changes the editor offers (issue 9);
@@ -51,16 +63,20 @@ export function AdminUserRoute() {
         {me.isError ? (
           <Alert tone="danger">{errorText(me.error)}</Alert>
         ) : (
-          <UserRoles
-            user={user.data}
-            caller={{ id: me.data.id, roles: me.data.roles }}
-          />
+          <RoleGate title="Roles" access={{ family: 'USERROLE', verb: 'LIST' }}>
+            <UserRoles
+              user={user.data}
+              caller={{ id: me.data.id, roles: me.data.roles }}
+            />
+          </RoleGate>
         )}
       </div>
-      <UserClients
-        userId={user.data.id}
-        newClientForm={<CreateClientForm userId={user.data.id} />}
-      />
+      <RoleGate title="Clients" access={{ family: 'CLIENT', verb: 'LIST' }}>
+        <UserClients
+          userId={user.data.id}
+          newClientForm={<CreateClientForm userId={user.data.id} />}
+        />
+      </RoleGate>
     </div>
   );
 }

@@ -105,6 +105,36 @@ describe('customer shell', () => {
     );
   });
 
+  it('a user who went elsewhere while the clients load is not sent to Quick Start', async () => {
+    const clients = heldRoute({
+      body: { clients: [], total: 0, count: 30, offset: 0 },
+    });
+    mockApi({
+      ...shellRoutes({ clients: [] }),
+      'GET /api/clients': clients.route,
+    });
+    const { user } = renderApp('/billing/balance', { loggedIn: true });
+    await user.click(
+      within(await screen.findByRole('navigation', { name: 'Main' })).getByRole(
+        'link',
+        { name: 'Messaging' },
+      ),
+    );
+    await waitFor(() => expect(currentPath()).toBe('/messaging/sms'));
+
+    clients.release();
+    expect(
+      await screen.findByRole('combobox', { name: 'Client' }),
+    ).toBeDisabled();
+    // The move to Quick Start would come once its screen has loaded: give it time to.
+    await expect(
+      waitFor(() => expect(currentPath()).toBe('/quickstart'), {
+        timeout: 500,
+      }),
+    ).rejects.toThrow();
+    expect(currentPath()).toBe('/messaging/sms');
+  });
+
   it('the drawer opened while the shell loads stays open across its move to Quick Start', async () => {
     const clients = heldRoute({
       body: { clients: [], total: 0, count: 30, offset: 0 },

@@ -1,6 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { opensAdminArea } from '../../../shared/roles';
-import { Link, Outlet, useNavigate } from 'react-router';
+import {
+  Link,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useNavigation,
+} from 'react-router';
 import { ShellLayout } from '../../components/layouts/shell-layout';
 import { Sidebar } from '../../components/layouts/sidebar';
 import { Alert } from '../../components/ui/alert';
@@ -55,15 +61,24 @@ export function CustomerShellRoute() {
     [list, currentClient],
   );
 
-  // With no clients the first load goes to Quick Start (spec §4).
+  // With no clients the first load goes to Quick Start (spec §4), but only while the user is
+  // still where the shell opened: one who has meanwhile gone elsewhere, or is on the way to a
+  // screen whose code is still loading (the admin area), stays there (issue 17).
+  const location = useLocation();
+  const navigation = useNavigation();
+  const landingKey = useRef(location.key);
   const sentToQuickstart = useRef(false);
   useEffect(() => {
     if (!clients.data || sentToQuickstart.current) return;
+    if (navigation.state !== 'idle') return;
     sentToQuickstart.current = true;
-    if (clients.data.clients.length === 0) {
+    if (
+      clients.data.clients.length === 0 &&
+      location.key === landingKey.current
+    ) {
       navigate(paths.quickstart, { replace: true });
     }
-  }, [clients.data, navigate]);
+  }, [clients.data, navigation.state, location.key, navigate]);
 
   // A network error while loading the user or the clients goes to /login (spec §4);
   // 401/403 are handled once, by the api-client.

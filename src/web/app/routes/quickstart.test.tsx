@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../testing/render-app';
 import { shellRoutes } from '../../testing/shell-stubs';
 import { mockApi } from '../../testing/mock-api';
-import { makeClient } from '../../testing/test-data';
+import { makeBalance, makeClient } from '../../testing/test-data';
 
 function step(name: string) {
   return within(screen.getByRole('region', { name }));
@@ -37,5 +37,24 @@ describe('Quick Start', () => {
     expect(
       step('Send an SMS').getByRole('link', { name: 'Send an SMS' }),
     ).toHaveAttribute('href', '#/messaging/sms');
+    expect(step('Create a Client').getByText('Done')).toBeInTheDocument();
+    expect(step('Top Up the Balance').getByText('Done')).toBeInTheDocument();
+  });
+
+  it('a balance of 0.00 is shown but the top-up step is not ticked', async () => {
+    const client = makeClient({ name: 'Web shop' });
+    mockApi({
+      ...shellRoutes({ clients: [client] }),
+      [`GET /api/clients/${client.id}/balances/default`]: {
+        body: makeBalance({ id: client.id, amount: 0 }),
+      },
+    });
+    renderApp('/quickstart', { loggedIn: true });
+    await screen.findByRole('heading', { name: 'Quick Start' });
+    expect(
+      await step('Top Up the Balance').findByText('EUR 0.00'),
+    ).toBeInTheDocument();
+    expect(step('Create a Client').getByText('Done')).toBeInTheDocument();
+    expect(step('Top Up the Balance').queryByText('Done')).toBeNull();
   });
 });

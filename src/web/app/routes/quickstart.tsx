@@ -34,6 +34,8 @@ function Step({
         <h2 id={`step-${number}`} className="section-title">
           {title}
         </h2>
+        {/* The tick is drawn for the eye; this says it to a screen reader. */}
+        {done ? <p className="sr-only">Done</p> : null}
         {children}
       </section>
     </li>
@@ -46,6 +48,8 @@ export function QuickStartRoute() {
   const newClient = useNewClient();
   const balance = useDefaultBalance(currentClient?.id ?? null);
   const ready = currentClient !== null && balance.data !== undefined;
+  // Topped up means money on it: a new client's balance of 0.00 exists but is not done.
+  const toppedUp = ready && (balance.data?.amount ?? 0) > 0;
 
   return (
     <div className="page-narrow">
@@ -71,7 +75,7 @@ export function QuickStartRoute() {
             </div>
           )}
         </Step>
-        <Step number={2} title="Top Up the Balance" done={ready}>
+        <Step number={2} title="Top Up the Balance" done={toppedUp}>
           {!currentClient ? (
             <p className="muted">
               Create a client first: the balance belongs to it.

@@ -1,6 +1,7 @@
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { UpdateUserInput } from '../../../shared/schemas/users';
 import { Field } from '../ui/field';
+import '../ui/field.css';
 
 /** First Name, Last Name, Organization and Email: the profile, edited by its user or an admin. */
 export function ProfileFields({

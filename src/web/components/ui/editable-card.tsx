@@ -4,7 +4,8 @@ import './editable-card.css';
 /**
  * A card that is one big button (spec §2: "click opens an edit panel"): a title, a hint of
  * what a click does, and label/value pairs. Buttons may not hold a <dl>, so the pairs are spans
- * styled as one.
+ * styled as one. With `readOnlyReason` (the user may not edit it) it is a plain card whose hint
+ * says why.
  */
 export function EditableCard({
   label,
@@ -12,6 +13,7 @@ export function EditableCard({
   hint,
   details,
   onEdit,
+  readOnlyReason,
   children,
 }: {
   /** The button's accessible name: what it is and what a click does. */
@@ -20,18 +22,15 @@ export function EditableCard({
   hint: string;
   details: [term: string, value: ReactNode, mono?: boolean][];
   onEdit: () => void;
+  /** Why the user may not edit it; the card is then not a button. */
+  readOnlyReason?: string;
   children?: ReactNode;
 }) {
-  return (
-    <button
-      type="button"
-      className="card card-link"
-      aria-label={label}
-      onClick={onEdit}
-    >
+  const content = (
+    <>
       <span className="row">
         {title}
-        <span className="muted edit-hint">{hint}</span>
+        <span className="muted edit-hint">{readOnlyReason ?? hint}</span>
       </span>
       {children}
       <span className="details">
@@ -42,6 +41,17 @@ export function EditableCard({
           </span>
         ))}
       </span>
+    </>
+  );
+  if (readOnlyReason) return <div className="card">{content}</div>;
+  return (
+    <button
+      type="button"
+      className="card card-link"
+      aria-label={label}
+      onClick={onEdit}
+    >
+      {content}
     </button>
   );
 }

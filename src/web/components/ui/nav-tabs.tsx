@@ -1,5 +1,6 @@
 import { NavLink } from 'react-router';
 import { cx } from '../../lib/cx';
+import './tabs.css';
 import './nav-tabs.css';
 
 /**

@@ -20,6 +20,8 @@ import { errorText } from '../../../lib/api-error';
 import { formatDate } from '../../../lib/format';
 import { useAdminBalance } from '../api/get-admin-balance';
 import { useGiveFreeCredit } from '../api/give-free-credit';
+import { needsRoleText, useCanCall } from '../../../lib/permissions';
+import '../../../components/ui/field.css';
 
 const freeCreditQuestion = (amount: string) =>
   `Are you sure you want to give ${amount} free credit to the client?`;
@@ -31,6 +33,8 @@ const freeCreditQuestion = (amount: string) =>
 export function AdminBalanceCard({ clientId }: { clientId: string }) {
   const balance = useAdminBalance(clientId);
   const panel = usePanel();
+  const update = { family: 'CLIENT', verb: 'UPDATE' } as const;
+  const canUpdate = useCanCall(update);
 
   if (balance.isPending) {
     return (
@@ -61,6 +65,7 @@ export function AdminBalanceCard({ clientId }: { clientId: string }) {
         ['Client ID', current.id, true],
         ['Updated', formatDate(current.dateUpdated)],
       ]}
+      readOnlyReason={canUpdate ? undefined : needsRoleText(update)}
       onEdit={() =>
         panel.showPanel(
           <FreeCreditForm

@@ -6,6 +6,7 @@ import type {
 import { EditableCard } from '../../../components/ui/editable-card';
 import { usePanel } from '../../../components/ui/side-panel';
 import { formatDate, formatLastUsed } from '../../../lib/format';
+import { needsRoleText, useCanCall } from '../../../lib/permissions';
 
 /**
  * The Client card of the admin client page; a click opens the edit panel (spec §2) with the
@@ -19,6 +20,8 @@ export function AdminClientCard({
   editForm: (done: () => void) => ReactNode;
 }) {
   const panel = usePanel();
+  const update = { family: 'CLIENT', verb: 'UPDATE' } as const;
+  const canUpdate = useCanCall(update);
   return (
     <EditableCard
       label={`Client ${client.name}: edit`}
@@ -31,6 +34,7 @@ export function AdminClientCard({
         ['Updated', formatDate(client.dateUpdated)],
         ['Secret last used', formatLastUsed(client.secretLastUsedAt)],
       ]}
+      readOnlyReason={canUpdate ? undefined : needsRoleText(update)}
       onEdit={() =>
         panel.showPanel(editForm(panel.closePanel), { title: 'Edit Client' })
       }

@@ -35,7 +35,9 @@ const splitB = split(
 
 function clientPageRoutes(routes = [splitA, splitB]): Record<string, Route> {
   return {
-    'GET /api/users/me': { body: makeUser({ roles: ['ROLE_CLIENT_ADMIN'] }) },
+    'GET /api/users/me': {
+      body: makeUser({ roles: ['ROLE_CLIENT_ADMIN', 'ROLE_ROUTE_ADMIN'] }),
+    },
     [`GET /api/admin/clients/${client.id}`]: { body: client },
     [`GET /api/admin/clients/${client.id}/balances/default`]: {
       body: balance,
@@ -50,6 +52,67 @@ function clientPageRoutes(routes = [splitA, splitB]): Record<string, Route> {
 }
 
 describe('Admin client page', () => {
+  it('a viewer without route or update roles sees the client, no route splits asked, nothing to edit', async () => {
+    const viewer = makeUser({
+      roles: [
+        'ROLE_CLIENT_LIST',
+        'ROLE_CLIENT_VIEW',
+        'ROLE_USER_LIST',
+        'ROLE_USER_VIEW',
+      ],
+    });
+    const { requests } = mockApi({
+      ...clientPageRoutes(),
+      'GET /api/users/me': { body: viewer },
+    });
+    renderApp(`/admin/clients/${client.id}`, { loggedIn: true });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Web shop' }),
+    ).toBeInTheDocument();
+    const splits = screen.getByRole('region', { name: 'Route Splits' });
+    expect(splits).toHaveTextContent(
+      'Not available with your roles. Needs ROLE_ROUTE_ADMIN or ROLE_ROUTE_LIST.',
+    );
+    // The balance is shown, but neither it nor the client opens an edit panel.
+    expect(await screen.findByText('EUR 0.00')).toBeInTheDocument();
+    // The client card and the balance card each say why they do not open.
+    expect(
+      screen.getAllByText('Needs ROLE_CLIENT_ADMIN or ROLE_CLIENT_UPDATE'),
+    ).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: /^Balance / })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Client / })).toBeNull();
+    expect(screen.queryByLabelText('Minimum balance')).toBeNull();
+    expect(screen.getByRole('link', { name: 'View User' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        requests.some(
+          (r) => r.path === `/api/admin/clients/${client.id}/messages`,
+        ),
+      ).toBe(true),
+    );
+    expect(requests.some((r) => r.path.startsWith('/api/admin/routes'))).toBe(
+      false,
+    );
+  });
+
+  it('a route lister sees the splits but no New Route Split, and a split does not open', async () => {
+    mockApi({
+      ...clientPageRoutes(),
+      'GET /api/users/me': {
+        body: makeUser({ roles: ['ROLE_CLIENT_VIEW', 'ROLE_ROUTE_LIST'] }),
+      },
+    });
+    renderApp(`/admin/clients/${client.id}`, { loggedIn: true });
+    expect(await screen.findByText('MELROSE_SMPP')).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: 'New Route Split' }),
+    ).toBeNull();
+    expect(
+      screen.queryByRole('button', { name: /edit or delete$/ }),
+    ).toBeNull();
+    expect(screen.queryByRole('link', { name: 'View User' })).toBeNull();
+  });
+
   it('shows the client, the balance id labelled Client ID, and each split with its share', async () => {
     mockApi(
       clientPageRoutes([
@@ -359,7 +422,9 @@ describe('Admin clients table', () => {
       }),
     );
     const { requests } = mockApi({
-      'GET /api/users/me': { body: makeUser() },
+      'GET /api/users/me': {
+        body: makeUser({ roles: ['ROLE_CLIENT_LIST', 'ROLE_USER_VIEW'] }),
+      },
       'GET /api/admin/clients': (request) => ({
         body: {
           clients: request.search.includes('offset=30')

@@ -7,12 +7,14 @@ import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
 import { formatDate } from '../../../lib/format';
+import { useCanCall } from '../../../lib/permissions';
 import { useAdminClients } from '../api/get-admin-clients';
 import '../../../components/ui/table.css';
 
 /**
  * Every client (or those matching `q`) with its user id, newest first, 30 a page (spec §2, §9).
- * A row opens the client; the user id opens the user. Previous and Next page through the rest.
+ * A row opens the client; the user id opens the user (for those who may view users). Previous
+ * and Next page through the rest.
  */
 export function AdminClientTable({
   offset,
@@ -22,6 +24,7 @@ export function AdminClientTable({
   q?: string;
 }) {
   const clients = useAdminClients({ offset, q });
+  const canViewUsers = useCanCall({ family: 'USER', verb: 'VIEW' });
 
   if (clients.isPending) {
     return <TableSkeleton label="Loading clients" />;
@@ -81,12 +84,16 @@ export function AdminClientTable({
                 </td>
                 <td className="mono">{client.id}</td>
                 <td className="mono">
-                  <Link
-                    className="row-link-inner"
-                    to={paths.adminUser(client.userId)}
-                  >
-                    {client.userId}
-                  </Link>
+                  {canViewUsers ? (
+                    <Link
+                      className="row-link-inner"
+                      to={paths.adminUser(client.userId)}
+                    >
+                      {client.userId}
+                    </Link>
+                  ) : (
+                    client.userId
+                  )}
                 </td>
                 <td className="nowrap">{formatDate(client.dateCreated)}</td>
               </tr>

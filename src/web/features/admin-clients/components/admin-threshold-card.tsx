@@ -12,14 +12,19 @@ import { Field } from '../../../components/ui/field';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
+import { needsRoleText, useCanCall } from '../../../lib/permissions';
 import { useAdminBalance } from '../api/get-admin-balance';
 import { useSetBalanceThreshold } from '../api/set-balance-threshold';
+import '../../../components/ui/field.css';
 
 export const THRESHOLD_SAVED = 'The low-balance threshold has been saved';
 
+const THRESHOLD_ACCESS = { family: 'CLIENT', verb: 'UPDATE' } as const;
+
 /**
  * The client's low-balance threshold (CONTRACT.md "Accountability"): below it, the customer's
- * balance widget and Quick Start warn. 0 turns the warning off.
+ * balance widget and Quick Start warn. 0 turns the warning off. Changing it needs CLIENT
+ * UPDATE; others see the value and why they cannot change it.
  */
 export function AdminThresholdCard({ clientId }: { clientId: string }) {
   const balance = useAdminBalance(clientId);
@@ -59,6 +64,7 @@ function ThresholdForm({
 }) {
   const save = useSetBalanceThreshold(clientId);
   const toast = useToast();
+  const canUpdate = useCanCall(THRESHOLD_ACCESS);
   const {
     register,
     handleSubmit,
@@ -86,23 +92,27 @@ function ThresholdForm({
           : 'No warning is set: 0 turns it off.'}
       </p>
       {save.error ? <Alert tone="danger">{errorText(save.error)}</Alert> : null}
-      <form className="stack-sm" onSubmit={onSubmit} noValidate>
-        <Field
-          label="Minimum balance"
-          hint={`In ${balance.currency}; 0 turns the warning off`}
-          error={errors.minThreshold?.message}
-          inputProps={{
-            ...register('minThreshold'),
-            inputMode: 'decimal',
-            autoComplete: 'off',
-          }}
-        />
-        <div className="form-actions-inline">
-          <Button type="submit" variant="primary" pending={save.isPending}>
-            Save Threshold
-          </Button>
-        </div>
-      </form>
+      {canUpdate ? (
+        <form className="stack-sm" onSubmit={onSubmit} noValidate>
+          <Field
+            label="Minimum balance"
+            hint={`In ${balance.currency}; 0 turns the warning off`}
+            error={errors.minThreshold?.message}
+            inputProps={{
+              ...register('minThreshold'),
+              inputMode: 'decimal',
+              autoComplete: 'off',
+            }}
+          />
+          <div className="form-actions-inline">
+            <Button type="submit" variant="primary" pending={save.isPending}>
+              Save Threshold
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <p className="muted">{needsRoleText(THRESHOLD_ACCESS)} to change it.</p>
+      )}
     </section>
   );
 }

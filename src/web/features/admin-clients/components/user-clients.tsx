@@ -15,11 +15,13 @@ import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
 import { adminClientsQueryOptions } from '../api/get-admin-clients';
 import { formatDate } from '../../../lib/format';
+import { useCanCall } from '../../../lib/permissions';
 import '../../../components/ui/table.css';
 
 /**
  * A user's clients (300 at a time, spec §9) and New Client, which opens `newClientForm` (the
- * screen supplies the clients feature's form) unless the user already has 30.
+ * screen supplies the clients feature's form) unless the user already has 30. New Client and
+ * the links to the clients are offered to the roles that may create and view clients.
  */
 export function UserClients({
   userId,
@@ -34,6 +36,8 @@ export function UserClients({
   );
   const panel = usePanel();
   const toast = useToast();
+  const canCreate = useCanCall({ family: 'CLIENT', verb: 'CREATE' });
+  const canView = useCanCall({ family: 'CLIENT', verb: 'VIEW' });
 
   function newClient() {
     if ((clients.data?.clients.length ?? 0) >= MAX_CLIENTS_PER_USER) {
@@ -49,14 +53,16 @@ export function UserClients({
         <h2 id="user-clients-title" className="section-title">
           Clients
         </h2>
-        <Button
-          variant="primary"
-          size="sm"
-          onClick={newClient}
-          disabled={clients.isPending}
-        >
-          New Client
-        </Button>
+        {canCreate ? (
+          <Button
+            variant="primary"
+            size="sm"
+            onClick={newClient}
+            disabled={clients.isPending}
+          >
+            New Client
+          </Button>
+        ) : null}
       </div>
       {clients.isPending ? (
         <TableSkeleton label="Loading the user's clients" rows={2} />
@@ -79,14 +85,21 @@ export function UserClients({
             </thead>
             <tbody>
               {clients.data.clients.map((client) => (
-                <tr key={client.id} className="row-link">
+                <tr
+                  key={client.id}
+                  className={canView ? 'row-link' : undefined}
+                >
                   <td>
-                    <Link
-                      className="row-link-target"
-                      to={paths.adminClient(client.id)}
-                    >
-                      {client.name}
-                    </Link>
+                    {canView ? (
+                      <Link
+                        className="row-link-target"
+                        to={paths.adminClient(client.id)}
+                      >
+                        {client.name}
+                      </Link>
+                    ) : (
+                      client.name
+                    )}
                   </td>
                   <td className="mono">{client.id}</td>
                   <td className="nowrap">{formatDate(client.dateCreated)}</td>

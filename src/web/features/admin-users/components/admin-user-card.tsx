@@ -18,10 +18,14 @@ import {
 } from '../../../components/forms/profile-fields';
 import { useUpdateAdminUser } from '../api/update-admin-user';
 import { displayName } from './admin-user-table';
+import { needsRoleText, useCanCall } from '../../../lib/permissions';
+import '../../../components/ui/field.css';
 
 /** The user card of the admin user page; a click opens the edit panel (spec §2). */
 export function AdminUserCard({ user }: { user: User }) {
   const panel = usePanel();
+  const update = { family: 'USER', verb: 'UPDATE' } as const;
+  const canUpdate = useCanCall(update);
   return (
     <EditableCard
       label={`User ${displayName(user)}: edit`}
@@ -33,6 +37,7 @@ export function AdminUserCard({ user }: { user: User }) {
         ['User ID', user.id, true],
         ['Created', formatDate(user.dateCreated)],
       ]}
+      readOnlyReason={canUpdate ? undefined : needsRoleText(update)}
       onEdit={() =>
         panel.showPanel(
           <AdminUserForm user={user} onDone={panel.closePanel} />,

@@ -24,9 +24,12 @@ const role = (name: string, n: number) => ({
   role: name,
 });
 
-/** The signed-in staff member: holding ROLE_USERROLE_ADMIN, they may change any role. */
+/**
+ * The signed-in staff member: holding ROLE_USERROLE_ADMIN, they may change any role; with
+ * ROLE_CLIENT_ADMIN they see the user's clients.
+ */
 const roleAdmin = makeUser({
-  roles: ['ROLE_USER_ADMIN', 'ROLE_USERROLE_ADMIN'],
+  roles: ['ROLE_CLIENT_ADMIN', 'ROLE_USER_ADMIN', 'ROLE_USERROLE_ADMIN'],
 });
 
 function userPageRoutes(
@@ -45,6 +48,51 @@ function userPageRoutes(
 }
 
 describe('Admin user page', () => {
+  it('a viewer without role or client-create roles sees the user and the clients, and no roles are asked', async () => {
+    const viewer = makeUser({
+      roles: [
+        'ROLE_CLIENT_LIST',
+        'ROLE_CLIENT_VIEW',
+        'ROLE_USER_LIST',
+        'ROLE_USER_VIEW',
+      ],
+    });
+    const { requests } = mockApi(userPageRoutes(undefined, undefined, viewer));
+    renderApp(`/admin/users/${person.id}`, { loggedIn: true });
+    expect(
+      await screen.findByRole('link', { name: 'Shop' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Roles' })).toHaveTextContent(
+      'Not available with your roles. Needs ROLE_USERROLE_ADMIN or ROLE_USERROLE_LIST.',
+    );
+    expect(screen.queryByRole('button', { name: 'New Client' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^User / })).toBeNull();
+    expect(
+      screen.getByText('Needs ROLE_USER_ADMIN or ROLE_USER_UPDATE'),
+    ).toBeInTheDocument();
+    expect(requests.some((r) => r.path.endsWith('/roles'))).toBe(false);
+  });
+
+  it('without ROLE_CLIENT_LIST the clients are not asked for', async () => {
+    const { requests } = mockApi(
+      userPageRoutes(
+        undefined,
+        undefined,
+        makeUser({ roles: ['ROLE_USER_VIEW', 'ROLE_USERROLE_LIST'] }),
+      ),
+    );
+    renderApp(`/admin/users/${person.id}`, { loggedIn: true });
+    expect(
+      await screen.findByRole('list', { name: 'Roles' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Clients' })).toHaveTextContent(
+      'Needs ROLE_CLIENT_ADMIN or ROLE_CLIENT_LIST',
+    );
+    expect(screen.queryByRole('button', { name: 'Add Role' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Remove / })).toBeNull();
+    expect(requests.some((r) => r.path === '/api/admin/clients')).toBe(false);
+  });
+
   it("shows the user, the user's clients (asked 300 at a time) and the roles sorted", async () => {
     const { requests } = mockApi(userPageRoutes());
     renderApp(`/admin/users/${person.id}`, { loggedIn: true });
@@ -150,6 +198,7 @@ describe('Admin user page', () => {
         'ROLE_ROUTE_VIEW',
         'ROLE_USERROLE_CREATE',
         'ROLE_USERROLE_DELETE',
+        'ROLE_USERROLE_LIST',
         'ROLE_USER_VIEW',
       ],
     });
@@ -180,6 +229,7 @@ describe('Admin user page', () => {
       'ROLE_ROUTE_VIEW',
       'ROLE_USERROLE_CREATE',
       'ROLE_USERROLE_DELETE',
+      'ROLE_USERROLE_LIST',
       'ROLE_USER_VIEW',
     ]);
 
@@ -196,7 +246,14 @@ describe('Admin user page', () => {
   it('editing your own roles without ROLE_USERROLE_ADMIN: a note says why, and nothing can be added or removed', async () => {
     const self = makeUser({
       id: person.id,
-      roles: ['ROLE_CLIENT_LIST', 'ROLE_SMS_CREATE', 'ROLE_USERROLE_CREATE'],
+      roles: [
+        'ROLE_CLIENT_LIST',
+        'ROLE_SMS_CREATE',
+        'ROLE_USERROLE_CREATE',
+        'ROLE_USERROLE_DELETE',
+        'ROLE_USERROLE_LIST',
+        'ROLE_USER_VIEW',
+      ],
     });
     mockApi(userPageRoutes(undefined, undefined, self));
     renderApp(`/admin/users/${person.id}`, { loggedIn: true });

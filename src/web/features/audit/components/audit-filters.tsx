@@ -8,6 +8,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import './audit.css';
+import '../../../components/ui/field.css';
 
 const EMPTY: AuditFilter = {
   action: '',

@@ -7,9 +7,11 @@ import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
+import { useCanCall } from '../../../lib/permissions';
 import { useAuditEvents } from '../api/get-audit-events';
 import { auditHref } from '../filters';
 import './audit.css';
+import '../../../components/ui/table.css';
 
 /** A changed value as text: lists joined, nothing as an em dash. */
 function valueText(value: unknown): string {
@@ -48,20 +50,27 @@ export function AuditChange({ event }: { event: AuditEvent }) {
 
 function Target({ event }: { event: AuditEvent }) {
   const { targetId } = event;
+  const isClient = event.targetType === 'client';
+  // Linked only when the reader may open it: a refused page load would log them out.
+  const canOpen = useCanCall({
+    family: isClient ? 'CLIENT' : 'USER',
+    verb: 'VIEW',
+  });
   // A throttled login for an unknown e-mail has no target to link to.
   if (targetId === null) {
     return <span className="muted">{event.targetType}</span>;
   }
-  const to =
-    event.targetType === 'client'
-      ? paths.adminClient(targetId)
-      : paths.adminUser(targetId);
+  const to = isClient ? paths.adminClient(targetId) : paths.adminUser(targetId);
   return (
     <>
       <span className="muted">{event.targetType}</span>{' '}
-      <Link className="mono" to={to}>
-        {targetId}
-      </Link>
+      {canOpen ? (
+        <Link className="mono" to={to}>
+          {targetId}
+        </Link>
+      ) : (
+        <span className="mono">{targetId}</span>
+      )}
     </>
   );
 }

@@ -15,6 +15,7 @@ import { clearAuthNotice, useAuthNotice } from '../../../lib/auth-notice';
 import { saveCredentials } from '../../../lib/credentials';
 import { forgetUserData } from '../../../lib/query-client';
 import './auth.css';
+import '../../../components/ui/field.css';
 
 /**
  * Login only stores the credentials and goes to / (spec §4): the first call of the shell

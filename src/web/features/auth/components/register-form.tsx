@@ -14,6 +14,7 @@ import { isApiError } from '../../../lib/api-error';
 import { clearAuthNotice, setAuthNotice } from '../../../lib/auth-notice';
 import { useRegister } from '../api/register';
 import './auth.css';
+import '../../../components/ui/field.css';
 
 function failureText(error: unknown): string {
   if (isApiError(error)) return `Registration failed: ${error.message}`;

@@ -1,4 +1,5 @@
 import { Button } from '../../../components/ui/button';
+import '../../../components/ui/pager.css';
 
 /**
  * 'first–last of total' with Previous and Next buttons. The history tabs page in local state:

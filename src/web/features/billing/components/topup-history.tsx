@@ -10,6 +10,7 @@ import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
 import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
 import { HistoryPager } from './history-pager';
 import './billing.css';
+import '../../../components/ui/table.css';
 
 const KIND_TEXT: Record<LedgerKind, string> = {
   FREE_CREDIT: 'Free credit',

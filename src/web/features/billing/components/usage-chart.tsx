@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatMoney } from '../../../../shared/money';
 import type { UsageDay } from '../../../../shared/schemas/balances';
+import '../../../components/ui/table.css';
+import './billing.css';
 
 /**
  * The per-day chart of messages and amount, with its text alternative: a summary sentence and

@@ -22,6 +22,7 @@ import { HistoryPager } from './history-pager';
 import { CsvButton } from './topup-history';
 import { UsageChart } from './usage-chart';
 import './billing.css';
+import '../../../components/ui/table.css';
 
 const DAY_MS = 86_400_000;
 

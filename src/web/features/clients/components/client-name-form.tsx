@@ -12,6 +12,7 @@ import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
 import { cx } from '../../../lib/cx';
 import { useUpdateClient } from '../api/update-client';
+import '../../../components/ui/field.css';
 
 /**
  * Renames a client: Update or Cancel (spec §2), Escape cancels. The customer edits in place of

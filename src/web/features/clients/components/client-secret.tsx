@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { CopyButton } from './copy-button';
+import '../../../components/ui/field.css';
 
 /**
  * The one showing of a client's secret (spec §4): masked as six dots until shown, with copy

@@ -8,6 +8,7 @@ import { usePanel } from '../../../components/ui/side-panel';
 import { errorText } from '../../../lib/api-error';
 import { useCreateClient } from '../api/create-client';
 import { ClientSecret } from './client-secret';
+import '../../../components/ui/field.css';
 
 /**
  * The side panel's New Client form; on success the panel shows the secret instead. Given a

@@ -15,6 +15,7 @@ import {
 import { MESSAGE_STATES } from '../message-log-model';
 import { stateText } from './message-state-badge';
 import './message-log.css';
+import '../../../components/ui/field.css';
 
 /**
  * State, recipient and a date range. Applying writes them to the URL (the list follows the

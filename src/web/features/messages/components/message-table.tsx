@@ -5,6 +5,7 @@ import type { LoggedMessage, MessageSource } from '../message-log-model';
 import { MessageDetail } from './message-detail';
 import { MessageStateBadge, SimulatedLabel } from './message-state-badge';
 import './message-log.css';
+import '../../../components/ui/table.css';
 
 /**
  * Messages as table rows; the recipient opens the message's side panel (the whole row is the

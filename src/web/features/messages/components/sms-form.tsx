@@ -14,6 +14,7 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { useSendSms, type SmsPayload } from '../api/send-sms';
 import { SegmentCounter } from './segment-counter';
 import './messages.css';
+import '../../../components/ui/field.css';
 
 /** The fields in the order spec §5 checks them: the first one refused is the one shown. */
 const CHECK_ORDER = ['sender', 'recipient', 'body', 'reference'] as const;

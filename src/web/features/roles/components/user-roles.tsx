@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { roleChangeRefusal, ROLES } from '../../../../shared/roles';
+import { canCall, roleChangeRefusal, ROLES } from '../../../../shared/roles';
 import { RoleInputSchema } from '../../../../shared/schemas/roles';
 import type { User } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
@@ -18,6 +18,7 @@ import { useUserRoleChanges } from '../api/change-user-roles';
 import { useUserRoles } from '../api/get-user-roles';
 import '../../../components/ui/table.css';
 import './roles.css';
+import '../../../components/ui/field.css';
 
 /** Removal asks first, naming the role and the user (spec §6). */
 const removeRoleQuestion = (role: string, user: User) =>
@@ -62,6 +63,9 @@ export function UserRoles({
   const [removing, setRemoving] = useState<string | null>(null);
   const noteId = useId();
 
+  // Adding and removing are separate calls with their own roles (USERROLE CREATE, DELETE).
+  const canAdd = canCall(caller.roles, 'USERROLE', 'CREATE');
+  const canRemove = canCall(caller.roles, 'USERROLE', 'DELETE');
   const refusal = refusalFor(caller, user.id);
   // Own roles are refused whatever the role is, so any name asks the rule.
   const ownRefusal = caller.id === user.id ? refusal('') : null;
@@ -80,6 +84,7 @@ export function UserRoles({
         <Button
           variant="primary"
           size="sm"
+          hidden={!canAdd}
           disabled={ownRefusal !== null}
           aria-describedby={ownRefusal ? noteId : undefined}
           onClick={() =>
@@ -117,6 +122,7 @@ export function UserRoles({
                 <Button
                   size="sm"
                   variant="ghost"
+                  hidden={!canRemove}
                   aria-label={`Remove ${role}`}
                   disabled={refused !== null}
                   title={refused ?? undefined}

@@ -18,8 +18,11 @@ import { Field } from '../../../components/ui/field';
 import { SelectBox } from '../../../components/ui/select-box';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
+import { needsRoleText } from '../../../lib/permissions';
+import { routeSplitAccess } from '../access';
 import { useRouteSplitMutations } from '../api/save-route-split';
 import './route-splits.css';
+import '../../../components/ui/field.css';
 
 const DELETE_SPLIT_QUESTION =
   'Are you sure you want to delete the route split?';
@@ -34,17 +37,21 @@ type FormOutput = z.output<typeof UpdateRouteSplitSchema>;
 
 /**
  * Creates a split (delivery method, weight 10 by default) or, given one, edits or deletes it
- * (spec §2, §3, §8). The same shared schema validates here and on the server.
+ * (spec §2, §3, §8). The same shared schema validates here and on the server. Update and
+ * Delete are offered as `allowed` says (the list decides it from the user's roles).
  */
 export function RouteSplitForm({
   client,
   split,
   onDone,
+  allowed = { update: true, remove: true },
 }: {
   client: Client;
   split?: RouteSplit;
   onDone: () => void;
+  allowed?: { update: boolean; remove: boolean };
 }) {
+  const canSave = !split || allowed.update;
   const toast = useToast();
   const { create, update, remove } = useRouteSplitMutations(client.id);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
@@ -109,14 +116,21 @@ export function RouteSplitForm({
           step: 1,
         }}
       />
+      {canSave ? null : (
+        <p className="muted">
+          {needsRoleText(routeSplitAccess.update)} to change it.
+        </p>
+      )}
       <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={saving}>
-          {split ? 'Update' : 'Create'}
-        </Button>
+        {canSave ? (
+          <Button type="submit" variant="primary" pending={saving}>
+            {split ? 'Update' : 'Create'}
+          </Button>
+        ) : null}
         <Button onClick={onDone} disabled={saving || remove.isPending}>
           Cancel
         </Button>
-        {split ? (
+        {split && allowed.remove ? (
           <Button
             variant="danger"
             className="push-right"

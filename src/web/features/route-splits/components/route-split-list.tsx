@@ -8,6 +8,8 @@ import { Button } from '../../../components/ui/button';
 import { usePanel } from '../../../components/ui/side-panel';
 import { Skeleton } from '../../../components/ui/spinner';
 import { errorText } from '../../../lib/api-error';
+import { useCanCall } from '../../../lib/permissions';
+import { routeSplitAccess } from '../access';
 import { useRouteSplits } from '../api/get-route-splits';
 import { trafficShares } from '../traffic-share';
 import { RouteSplitForm } from './route-split-form';
@@ -18,17 +20,26 @@ import './route-splits.css';
  * A client's Route Splits (spec §2): New Route Split, and a click on a split opens it to
  * edit or delete. Each split shows its configured share of the client's traffic and the share
  * of the client's messages it really carried over the last 24 hours (counted by the server).
+ * New, edit and delete are offered to the roles that may make those calls; the screen shows
+ * the list only to those who may list splits.
  */
 export function RouteSplitList({ client }: { client: Client }) {
   const splits = useRouteSplits(client.id);
   const panel = usePanel();
+  const canCreate = useCanCall(routeSplitAccess.create);
+  const allowed = {
+    update: useCanCall(routeSplitAccess.update),
+    remove: useCanCall(routeSplitAccess.remove),
+  };
 
   function open(split?: RouteSplit) {
+    // Decided here: the panel renders outside the screen, where the roles are not provided.
     panel.showPanel(
       <RouteSplitForm
         client={client}
         split={split}
         onDone={panel.closePanel}
+        allowed={allowed}
       />,
       { title: split ? 'Route Split' : 'New Route Split' },
     );
@@ -40,9 +51,11 @@ export function RouteSplitList({ client }: { client: Client }) {
         <h2 id="route-splits-title" className="section-title">
           Route Splits
         </h2>
-        <Button variant="primary" size="sm" onClick={() => open()}>
-          New Route Split
-        </Button>
+        {canCreate ? (
+          <Button variant="primary" size="sm" onClick={() => open()}>
+            New Route Split
+          </Button>
+        ) : null}
       </div>
       {splits.isPending ? (
         <div aria-busy="true">
@@ -56,7 +69,10 @@ export function RouteSplitList({ client }: { client: Client }) {
           <p className="empty-text">This client has no route splits.</p>
         </div>
       ) : (
-        <SplitTable splits={splits.data} onOpen={open} />
+        <SplitTable
+          splits={splits.data}
+          onOpen={allowed.update || allowed.remove ? open : undefined}
+        />
       )}
     </section>
   );
@@ -67,7 +83,8 @@ function SplitTable({
   onOpen,
 }: {
   splits: RouteSplitWithShare[];
-  onOpen: (split: RouteSplit) => void;
+  /** Absent when the user may neither edit nor delete a split. */
+  onOpen?: (split: RouteSplit) => void;
 }) {
   const shares = trafficShares(splits);
   return (
@@ -90,17 +107,21 @@ function SplitTable({
         </thead>
         <tbody>
           {splits.map((split) => (
-            <tr key={split.id} className="row-link">
+            <tr key={split.id} className={onOpen ? 'row-link' : undefined}>
               <td>
                 {/* Stretched over the row: clicking anywhere on it opens the split. */}
-                <button
-                  type="button"
-                  className="row-link-target link-button"
-                  aria-label={`${split.deliveryMethod}, weight ${split.weight}: edit or delete`}
-                  onClick={() => onOpen(split)}
-                >
-                  {split.deliveryMethod}
-                </button>
+                {onOpen ? (
+                  <button
+                    type="button"
+                    className="row-link-target link-button"
+                    aria-label={`${split.deliveryMethod}, weight ${split.weight}: edit or delete`}
+                    onClick={() => onOpen(split)}
+                  >
+                    {split.deliveryMethod}
+                  </button>
+                ) : (
+                  split.deliveryMethod
+                )}
               </td>
               <td className="numeric tabular">{split.weight}</td>
               <td className="numeric tabular">{shares.get(split.id)}</td>

@@ -13,6 +13,7 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { setAuthNotice } from '../../../lib/auth-notice';
 import { clearCredentials } from '../../../lib/credentials';
 import { useChangePassword } from '../api/change-password';
+import '../../../components/ui/field.css';
 
 // Spec §8 words these two refusals itself, whatever the server's message.
 const INVALID_NEW_PASSWORD = 'Invalid new password. Please try again';

@@ -15,6 +15,7 @@ import {
   ProfileFields,
   profileValues,
 } from '../../../components/forms/profile-fields';
+import '../../../components/ui/field.css';
 
 /** /users/me: 'Update My User' with a read-only User ID (spec §2). */
 export function UpdateMyUserForm({ user }: { user: MyUser }) {
