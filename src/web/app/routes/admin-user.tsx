@@ -19,9 +19,9 @@ import './admin-user.css';
  */
 export function AdminUserRoute() {
   return (
-    <RoleGate page title="User" access={{ family: 'USER', verb: 'VIEW' }}>
+    <>
       <AdminUserPage />
-    </RoleGate>
+    </>
   );
 }
 

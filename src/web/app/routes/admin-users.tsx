@@ -1,6 +1,5 @@
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/ui/page-header';
-import { RoleGate } from '../../components/ui/role-gate';
 import { offsetParam } from '../../components/ui/pager';
 import { SearchBox } from '../../components/ui/search-box';
 import { AdminUserTable } from '../../features/admin-users/components/admin-user-table';
@@ -8,7 +7,7 @@ import { AdminUserTable } from '../../features/admin-users/components/admin-user
 export function AdminUsersRoute() {
   const [search] = useSearchParams();
   return (
-    <RoleGate page title="Users" access={{ family: 'USER', verb: 'LIST' }}>
+    <>
       <PageHeader
         title="Users"
         description="Everyone who can sign in. Open a user to edit the profile, create clients for them or change their roles."
@@ -21,6 +20,6 @@ export function AdminUsersRoute() {
         offset={offsetParam(search.get('offset'))}
         q={search.get('q') ?? ''}
       />
-    </RoleGate>
+    </>
   );
 }

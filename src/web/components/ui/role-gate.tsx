@@ -1,23 +1,20 @@
 import { useId, type ReactNode } from 'react';
 import { needsRoleText, useCanCall, type Access } from '../../lib/permissions';
-import { PageHeader } from './page-header';
 
 /**
- * Renders `children` only when the signed-in user holds a role granting `access`; otherwise a
- * short note under the section's (or page's) title, and the section's calls are never made:
- * a 403 would log the user out (spec §8, issue 17).
+ * A section of an admin screen: renders `children` only when the signed-in user holds a role
+ * granting `access`; otherwise a short note under the section's title, and the section's calls
+ * are never made: a 403 would log the user out (spec §8, issue 17). Whole screens are not gated:
+ * their own call is the server's to refuse, which sends the user to /login as the spec says.
  */
 export function RoleGate({
   access,
   title,
-  page = false,
   children,
 }: {
   access: Access;
-  /** The title the section or page would have. */
+  /** The title the section would have. */
   title: string;
-  /** A whole screen: the title is the page's heading. */
-  page?: boolean;
   children: ReactNode;
 }) {
   const allowed = useCanCall(access);
@@ -28,14 +25,6 @@ export function RoleGate({
       Not available with your roles. {needsRoleText(access)}.
     </p>
   );
-  if (page) {
-    return (
-      <>
-        <PageHeader title={title} />
-        <div className="card">{note}</div>
-      </>
-    );
-  }
   return (
     <section className="stack-sm" aria-labelledby={titleId}>
       <h2 id={titleId} className="section-title">
