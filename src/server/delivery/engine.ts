@@ -6,6 +6,10 @@
  * Writes are group-committed: outcomes and receipts that arrive while a write is running go
  * together in the next one (one statement each), which is what keeps hundreds of messages per
  * second within reach of the embedded database.
+ *
+ * Which SQL function moves a message from which state to which, and which trigger queues its
+ * status callback: README, Architecture, "A message's lifecycle" (kept in step with the
+ * migrations by lifecycle-map.test.ts).
  */
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { DeliveryConfig } from '../config.ts';
