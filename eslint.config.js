@@ -53,6 +53,11 @@ function serverFeatureBoundary(files, extra) {
               group: ['**/web/**', 'react*'],
               message: 'the server never imports the web app',
             },
+            {
+              group: ['**/delivery/**', '!**/delivery/index.ts'],
+              message:
+                'features use delivery only through delivery/index.ts (the send path reaches it through SQL)',
+            },
             ...extra,
           ],
         },
@@ -153,7 +158,14 @@ const boundaries = [
       'src/server/plugins/**',
       'src/server/*.ts',
     ],
-    ignores: ['src/server/app.ts', 'src/server/routes.ts', '**/*.test.ts'],
+    ignores: [
+      'src/server/app.ts',
+      'src/server/routes.ts',
+      'src/server/deps.ts',
+      'src/server/main.ts',
+      'src/server/worker.ts',
+      '**/*.test.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -163,6 +175,77 @@ const boundaries = [
               group: ['**/features/**'],
               message:
                 'audit, auth, db and plugins depend on no feature: features depend on them',
+            },
+            {
+              group: ['**/deps', '**/deps.ts', '**/delivery/**'],
+              message:
+                'infrastructure imports neither the composition root (deps.ts) nor delivery: take what it needs as a parameter',
+            },
+            {
+              group: ['**/web/**', 'react*'],
+              message: 'the server never imports the web app',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // auth and audit are siblings: the audit log records actors (a type of auth), auth reports
+    // refused tries through an interface it declares.
+    files: ['src/server/auth/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/features/**',
+                '**/deps',
+                '**/deps.ts',
+                '**/delivery/**',
+              ],
+              message:
+                'auth must depend on no feature, on no composition root and not on delivery',
+            },
+            {
+              group: ['**/audit/**'],
+              message: 'auth does not import audit (audit depends on auth)',
+            },
+            {
+              group: ['**/web/**', 'react*'],
+              message: 'the server never imports the web app',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Delivery is reached by features through delivery/index.ts and by the send through SQL;
+    // it depends on config, db and shared, never on what uses it.
+    files: ['src/server/delivery/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/features/**',
+                '**/auth/**',
+                '**/audit/**',
+                '**/deps',
+                '**/deps.ts',
+                '**/app',
+                '**/app.ts',
+                '**/routes.ts',
+              ],
+              message:
+                'delivery depends on config, db and shared only: features, auth, audit and the app depend on it',
             },
             {
               group: ['**/web/**', 'react*'],

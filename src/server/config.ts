@@ -1,12 +1,13 @@
 import { Resolver } from 'node:dns/promises';
 import { z } from 'zod';
-import { DELIVERY_METHODS, type DeliveryMethod } from '../shared/limits.ts';
+import {
+  DELIVERY_METHODS,
+  VONAGE_SIGNATURE_METHODS,
+  type DeliveryMethod,
+  type VonageSignatureMethod,
+} from '../shared/limits.ts';
 import { parseDecimal } from '../shared/money.ts';
 import { isValidSender, SENDER_RULE_MESSAGE } from '../shared/sms.ts';
-import {
-  VONAGE_SIGNATURE_METHODS,
-  type VonageSignatureMethod,
-} from './delivery/vonage/connector.ts';
 
 /** A duration in milliseconds, as a whole number from `min` on. */
 const milliseconds = (fallback: number, min = 1) =>

@@ -26,3 +26,13 @@ export const MONEY_SCALE = 4;
 
 export const MAX_CLIENTS_MESSAGE =
   'You have reach the maximum allowed number of clients.';
+
+/** How Vonage may sign its webhooks (VONAGE_SIGNATURE_METHOD), as chosen in Vonage's dashboard. */
+export const VONAGE_SIGNATURE_METHODS = [
+  'md5hash',
+  'md5',
+  'sha1',
+  'sha256',
+  'sha512',
+] as const;
+export type VonageSignatureMethod = (typeof VONAGE_SIGNATURE_METHODS)[number];

@@ -96,4 +96,50 @@ describe('import boundaries', () => {
         .map((m) => m.message),
     ).toEqual([expect.stringMatching(/request\.actor/)]);
   });
+
+  it.each([
+    [
+      'a feature reaching into delivery past its index',
+      'src/server/features/clients/service.ts',
+      "import { postCallback } from '../../delivery/callbacks/send.ts';\nexport const x = postCallback;\n",
+      /only through delivery\/index\.ts/,
+    ],
+    [
+      'auth importing the composition root',
+      'src/server/auth/authenticate.ts',
+      "import type { Deps } from '../deps.ts';\nexport type X = Deps;\n",
+      /on no composition root/,
+    ],
+    [
+      'auth importing audit',
+      'src/server/auth/authenticate.ts',
+      "import { recordAudit } from '../audit/record.ts';\nexport const x = recordAudit;\n",
+      /auth does not import audit/,
+    ],
+    [
+      'config importing delivery',
+      'src/server/config.ts',
+      "import { VONAGE_RECEIPT_PATH } from './delivery/webhook-paths.ts';\nexport const x = VONAGE_RECEIPT_PATH;\n",
+      /neither the composition root \(deps\.ts\) nor delivery/,
+    ],
+    [
+      'delivery importing a feature',
+      'src/server/delivery/engine.ts',
+      "import * as repo from '../features/messages/repo.ts';\nexport const x = repo;\n",
+      /delivery depends on config, db and shared only/,
+    ],
+  ])('refuses %s', async (_name, filePath, code, message) => {
+    expect(await restrictedImports(filePath, code)).toEqual([
+      expect.stringMatching(message),
+    ]);
+  });
+
+  it('allows a feature the delivery index', async () => {
+    expect(
+      await restrictedImports(
+        'src/server/features/webhooks/service.ts',
+        "import { bearerMatches } from '../../delivery/index.ts';\nexport const x = bearerMatches;\n",
+      ),
+    ).toEqual([]);
+  });
 });

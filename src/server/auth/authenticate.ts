@@ -1,16 +1,38 @@
 import type { FastifyRequest } from 'fastify';
 import { isKnownRole } from '../../shared/roles.ts';
-import type { Deps } from '../deps.ts';
+import type { Queryable } from '../db/client.ts';
 import { tooManyRequests, unauthorized } from '../errors.ts';
 import {
   dummyPasswordHash,
   secretMatches,
   verifyPassword,
 } from './passwords.ts';
-import type { Verified } from './credential-cache.ts';
-import type { Attempt } from './login-throttle.ts';
+import type { CredentialCache, Verified } from './credential-cache.ts';
+import type { KnownAddresses } from './known-addresses.ts';
+import type { SecretUsage } from './secret-usage.ts';
+import type { Attempt, LoginThrottle } from './login-throttle.ts';
 import type { Principal } from './principal.ts';
 import * as repo from './repo.ts';
+
+/**
+ * What authentication needs of the node (deps.ts builds it): auth depends on these, not on the
+ * composition root, so deps → auth points one way.
+ */
+export interface AuthServices {
+  db: Queryable;
+  credentials: CredentialCache<Principal>;
+  throttle: LoginThrottle;
+  knownAddresses: KnownAddresses;
+  secretUsage: SecretUsage;
+  /** Where refused tries are reported (the audit log's ThrottledLog): never waits. */
+  throttledLog: {
+    refused(attempt: {
+      account: string;
+      ip: string;
+      retryAfterSeconds: number;
+    }): void;
+  };
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,7 +54,7 @@ function parseBasic(header: string | undefined) {
   };
 }
 
-async function rolesOf(deps: Deps, userId: string): Promise<string[]> {
+async function rolesOf(deps: AuthServices, userId: string): Promise<string[]> {
   return (await repo.listUserRoles(deps.db, userId))
     .map((r) => r.role)
     .filter(isKnownRole);
@@ -43,7 +65,7 @@ async function rolesOf(deps: Deps, userId: string): Promise<string[]> {
  * one, or the one a reset replaced while its grace lasts).
  */
 async function verify(
-  deps: Deps,
+  deps: AuthServices,
   username: string,
   password: string,
 ): Promise<Verified<Principal> | undefined> {
@@ -90,7 +112,7 @@ async function verify(
 }
 
 /** The secret of an API client was used: recorded off the request's path. */
-function noteUse(deps: Deps, principal: Principal): void {
+function noteUse(deps: AuthServices, principal: Principal): void {
   if (principal.kind === 'client')
     void deps.secretUsage.used(principal.clientId);
 }
@@ -101,7 +123,7 @@ function noteUse(deps: Deps, principal: Principal): void {
  * owner signed in at this address lately.
  */
 async function reservePasswordTry(
-  deps: Deps,
+  deps: AuthServices,
   account: string,
   address: string,
 ): Promise<Attempt | number> {
@@ -130,7 +152,7 @@ async function reservePasswordTry(
  * and only a wrong one counts (and is answered 429 once its address is over the limit). Each
  * 429 is told to the audit log, which keeps one event per address and lock.
  */
-export function authenticate(deps: Deps) {
+export function authenticate(deps: AuthServices) {
   return async function authenticateHook(
     request: FastifyRequest,
   ): Promise<void> {

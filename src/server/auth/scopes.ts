@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Deps } from '../deps.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
-import { authenticate } from './authenticate.ts';
+import { authenticate, type AuthServices } from './authenticate.ts';
 import type { Actor } from './principal.ts';
 import { requireRole } from './require-role.ts';
 
@@ -65,7 +64,7 @@ export function publicScope(app: FastifyInstance): void {
   markScope(app, 'public');
 }
 
-export function userScope(app: FastifyInstance, deps: Deps): void {
+export function userScope(app: FastifyInstance, deps: AuthServices): void {
   markScope(app, 'user');
   app.decorateRequest('actor', null as never);
   app.addHook('onRequest', authenticate(deps));
@@ -73,7 +72,10 @@ export function userScope(app: FastifyInstance, deps: Deps): void {
   app.addHook('onRequest', refuseApiClients);
 }
 
-export function clientOrUserScope(app: FastifyInstance, deps: Deps): void {
+export function clientOrUserScope(
+  app: FastifyInstance,
+  deps: AuthServices,
+): void {
   markScope(app, 'client-or-user');
   app.decorateRequest('actor', null as never);
   app.addHook('onRequest', authenticate(deps));

@@ -13,13 +13,13 @@ import {
 } from '../../../../tests/support/vonage-server.ts';
 import type { HttpConnector } from '../http/submitter.ts';
 import type { OutgoingSms, Receipt } from '../types.ts';
+import { VONAGE_SIGNATURE_METHODS } from '../../../shared/limits.ts';
 import {
   createVonageConnector,
   parseVonageReceipt,
   verifyVonageSignature,
   vonageFields,
   vonageTimestampProblem,
-  VONAGE_SIGNATURE_METHODS,
   type VonageConnectorOptions,
 } from './connector.ts';
 

@@ -56,6 +56,10 @@ import type {
   Receipt,
   SubmitOutcome,
 } from '../types.ts';
+import {
+  VONAGE_SIGNATURE_METHODS,
+  type VonageSignatureMethod,
+} from '../../../shared/limits.ts';
 
 export interface VonageConnectorOptions extends RetryPolicy {
   /** VONAGE_BASE_URL, e.g. https://rest.nexmo.com (a trailing slash is fine). */
@@ -337,15 +341,6 @@ export function parseVonageReceipt(
 }
 
 // ---- signed webhooks ----
-
-export const VONAGE_SIGNATURE_METHODS = [
-  'md5hash',
-  'md5',
-  'sha1',
-  'sha256',
-  'sha512',
-] as const;
-export type VonageSignatureMethod = (typeof VONAGE_SIGNATURE_METHODS)[number];
 
 /**
  * Vonage's signature over the fields (`sig` excluded), as documented in "Signing Messages"

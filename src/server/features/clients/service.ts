@@ -15,9 +15,11 @@ import { generateSecret, hashSecret } from '../../auth/passwords.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { Actor } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
-import { callbackBody } from '../../delivery/callbacks/body.ts';
-import { postCallback } from '../../delivery/callbacks/send.ts';
-import { resolveCallbackTarget } from '../../delivery/callbacks/target.ts';
+import {
+  callbackBody,
+  postCallback,
+  resolveCallbackTarget,
+} from '../../delivery/index.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../errors.ts';
 import * as repo from './repo.ts';
 

@@ -4,8 +4,8 @@ import type { Deps } from '../../deps.ts';
 import {
   VONAGE_RECEIPT_PATH,
   WORLD_SPECIAL_RECEIPT_PATH,
-} from '../../delivery/webhook-paths.ts';
-import { strictFormFields } from '../../delivery/receipt-fields.ts';
+  strictFormFields,
+} from '../../delivery/index.ts';
 import { badRequest, HttpError } from '../../errors.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';

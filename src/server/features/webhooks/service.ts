@@ -11,11 +11,9 @@ import {
   verifyVonageSignature,
   vonageFields,
   vonageTimestampProblem,
-} from '../../delivery/vonage/connector.ts';
-import {
   bearerMatches,
   parseWorldSpecialReceipt,
-} from '../../delivery/world-special/connector.ts';
+} from '../../delivery/index.ts';
 import { badRequest, notFound, unauthorized } from '../../errors.ts';
 
 export type ReceiptAnswer =
