@@ -16,33 +16,21 @@ import type { DeliveryConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { startCallbackWorker } from './callbacks/worker.ts';
-import type { HttpConnector } from './http/submitter.ts';
 import { DELIVERY_QUEUE, startQueue } from './queue.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
+import {
+  historyOf,
+  methodsToTry,
+  nextStep,
+  OUTAGE_FAILOVER_MS,
+  type PolicyLimits,
+} from './policy.ts';
 import * as repo from './repo.ts';
 import { routeFor } from './routing.ts';
-import { createSimulator } from './simulator.ts';
-import {
-  createSmppConnector,
-  type SmppConnectorOptions,
-} from './smpp/connector.ts';
-import { createVonageConnector } from './vonage/connector.ts';
-import { createWorldSpecialConnector } from './world-special/connector.ts';
-import type {
-  Connector,
-  DeliveryLogger,
-  DeliveryMethod,
-  Receipt,
-} from './types.ts';
+import { connectorsFor, type ConnectorSettings } from './connectors.ts';
+import type { DeliveryLogger, Receipt } from './types.ts';
 import type { Waker } from './waker.ts';
-import {
-  VONAGE_RECEIPT_PATH,
-  WORLD_SPECIAL_RECEIPT_PATH,
-} from './webhook-paths.ts';
-import { DELIVERY_METHODS } from '../../shared/limits.ts';
 
-/** Submits of one message on one method that failed transiently before it fails over. */
-export const MAX_TRIES_PER_METHOD = 3;
 /**
  * Messages submitted on the SMPP bind and not yet recorded, per window slot. It bounds what a
  * crash can duplicate (a message the SMSC took whose answer was not written yet is sent again
@@ -51,28 +39,6 @@ export const MAX_TRIES_PER_METHOD = 3;
  * latency (about 150/s on PostgreSQL here).
  */
 export const UNRECORDED_PER_WINDOW_SLOT = 10;
-/**
- * A method out of reach (SMPP bind down) this long makes its messages fail over to another
- * method of their route, if there is one; without one they wait until their validity ends.
- */
-export const OUTAGE_FAILOVER_MS = 10 * 60_000;
-/** Longest pause between two looks at a method out of reach. */
-export const MAX_WAIT_DELAY_SECONDS = 30;
-
-/**
- * When to look again at a method out of reach: a quarter of the outage so far, at least the
- * first retry delay and at most MAX_WAIT_DELAY_SECONDS. A short blip costs seconds; a long outage
- * costs one look per message every 30 s, and a message goes at most 30 s after the SMSC is back.
- */
-export function waitDelaySeconds(outageMs: number, minSeconds: number): number {
-  return Math.min(
-    MAX_WAIT_DELAY_SECONDS,
-    Math.max(minSeconds, outageMs / 4000),
-  );
-}
-
-/** Requests in flight at once to one HTTP provider (Vonage, the gateway). */
-const HTTP_CONCURRENCY = 10;
 /** Jobs fetched at once by a worker. */
 const BATCH_SIZE = 100;
 
@@ -89,10 +55,7 @@ export interface DeliveryOptions {
   /** Tests: first retry delay in seconds (default 1). */
   retryDelaySeconds?: number;
   /** Tests: the SMPP connector's timers (see SmppConnectorOptions). */
-  smpp?: Pick<
-    SmppConnectorOptions,
-    'pendingTimeoutMs' | 'reconnectMinMs' | 'reconnectMaxMs' | 'unboundWaitMs'
-  >;
+  smpp?: ConnectorSettings['smpp'];
   /** Tests: OUTAGE_FAILOVER_MS. */
   outageFailoverMs?: number;
 }
@@ -110,103 +73,6 @@ export interface Delivery {
   enqueue(ids: string[]): Promise<void>;
   /** Stops fetching, closes the connectors (pending submits come back to the queue), flushes. */
   stop(): Promise<void>;
-}
-
-interface ConnectorEntry {
-  connector: Connector;
-  /** The HTTP providers' connector again, for receipts that arrive at their webhooks. */
-  http: HttpConnector | null;
-  simulated: boolean;
-  /** Submitted and not yet recorded (UNRECORDED_PER_WINDOW_SLOT); unbounded for the simulator. */
-  slots: Slots | null;
-}
-
-/** A counting semaphore. */
-class Slots {
-  #free: number;
-  readonly #waiting: (() => void)[] = [];
-  constructor(size: number) {
-    this.#free = size;
-  }
-  async acquire(): Promise<void> {
-    if (this.#free > 0) {
-      this.#free--;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-  release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#free++;
-  }
-}
-
-function connectorsFor(
-  options: DeliveryOptions,
-): Map<DeliveryMethod, ConnectorEntry> {
-  const { config, logger } = options;
-  const entries = new Map<DeliveryMethod, ConnectorEntry>();
-  for (const method of DELIVERY_METHODS) {
-    if (method === 'MELROSE_SMPP' && config.smpp) {
-      const smpp = config.smpp;
-      entries.set(method, {
-        connector: createSmppConnector({
-          host: smpp.host,
-          port: smpp.port,
-          systemId: smpp.systemId,
-          password: smpp.password,
-          systemType: smpp.systemType,
-          window: smpp.window,
-          maxTps: smpp.maxTps,
-          logger,
-          // Well within the job's expiry, so a stuck bind hands the message back to the queue
-          // (retry) before the queue thinks its worker died.
-          pendingTimeoutMs: 30_000,
-          ...options.smpp,
-        }),
-        http: null,
-        simulated: false,
-        slots: new Slots(smpp.window * UNRECORDED_PER_WINDOW_SLOT),
-      });
-    } else if (method === 'VONAGE_SMS' && config.vonage) {
-      const connector = createVonageConnector({
-        ...config.vonage,
-        callbackUrl: `${config.publicUrl}${VONAGE_RECEIPT_PATH}`,
-        timeoutMs: config.providerTimeoutMs,
-        concurrency: HTTP_CONCURRENCY,
-        logger,
-      });
-      entries.set(method, {
-        connector,
-        http: connector,
-        simulated: false,
-        slots: new Slots(HTTP_CONCURRENCY * UNRECORDED_PER_WINDOW_SLOT),
-      });
-    } else if (method === 'WORLD_SPECIAL' && config.worldSpecial) {
-      const connector = createWorldSpecialConnector({
-        ...config.worldSpecial,
-        statusUrl: `${config.publicUrl}${WORLD_SPECIAL_RECEIPT_PATH}`,
-        timeoutMs: config.providerTimeoutMs,
-        concurrency: HTTP_CONCURRENCY,
-        logger,
-      });
-      entries.set(method, {
-        connector,
-        http: connector,
-        simulated: false,
-        slots: new Slots(HTTP_CONCURRENCY * UNRECORDED_PER_WINDOW_SLOT),
-      });
-    } else {
-      entries.set(method, {
-        connector: createSimulator(method, options.simulatorDelayMs),
-        http: null,
-        simulated: true,
-        slots: null,
-      });
-    }
-  }
-  return entries;
 }
 
 /**
@@ -233,7 +99,15 @@ export async function startDelivery(
   }
   if (db.kind === 'pglite') await reclaimOrphanedJobs(boss, db, logger);
 
-  const connectors = connectorsFor(options);
+  const connectors = connectorsFor(
+    {
+      config,
+      logger,
+      simulatorDelayMs: options.simulatorDelayMs,
+      smpp: options.smpp,
+    },
+    UNRECORDED_PER_WINDOW_SLOT,
+  );
   // Outcomes and receipts share one writer: one statement per batch of both. record_delivery is
   // one transaction, so a failed batch can be bisected: an item the database refuses fails only
   // itself, instead of losing every outcome with it (their jobs would run again: duplicates).
@@ -261,21 +135,22 @@ export async function startDelivery(
   const outcomes = {
     push: (outcome: repo.Outcome) => writer.push({ outcome }),
   };
-  const retryDelaySeconds = options.retryDelaySeconds ?? 1;
-  const validityMs = config.messageValiditySeconds * 1000;
-  const outageFailoverMs = options.outageFailoverMs ?? OUTAGE_FAILOVER_MS;
+  const limits: PolicyLimits = {
+    retryDelaySeconds: options.retryDelaySeconds ?? 1,
+    validityMs: config.messageValiditySeconds * 1000,
+    outageFailoverMs: options.outageFailoverMs ?? OUTAGE_FAILOVER_MS,
+  };
   for (const [method, { connector }] of connectors) {
     connector.onReceipt((receipt: Receipt) =>
       writer.push({ receipt: { method, ...receipt } }),
     );
   }
-  // Webhook receipts: through the provider's connector to the same writer; a method that is
-  // simulated on this node still records what its webhook got (another node may send on it).
-  options.receipts?.attach(async (method, receipt) => {
-    const http = connectors.get(method)?.http;
-    if (http) await http.deliverReceipt(receipt);
-    else await writer.push({ receipt: { method, ...receipt } });
-  });
+  // Webhook receipts (already checked and cleaned by the ReceiptInbox) go to the same writer;
+  // a method simulated on this node still records what its webhook got (another node may send
+  // on it).
+  options.receipts?.attach((method, receipt) =>
+    writer.push({ receipt: { method, ...receipt } }),
+  );
   let stopping = false;
 
   async function deliver(
@@ -287,32 +162,10 @@ export async function startDelivery(
     // that job's write and this one's completion. Running it too could submit the message twice.
     if (row.waitingJob && row.waitingJob !== job.id) return 'completed';
     const route = row.route ?? routeFor(row.splits, config.defaultMethod);
-    const refused = new Set<DeliveryMethod>();
-    const failures = new Map<DeliveryMethod, number>();
-    // How long each method that cannot be reached has been so (its latest attempt UNAVAILABLE).
-    const outage = new Map<DeliveryMethod, number>();
-    for (const attempt of row.attempts) {
-      if (attempt.state === 'REFUSED') refused.add(attempt.method);
-      if (attempt.state === 'FAILED') {
-        failures.set(attempt.method, (failures.get(attempt.method) ?? 0) + 1);
-      }
-      if (attempt.state === 'UNAVAILABLE') {
-        outage.set(attempt.method, attempt.ageMs);
-      } else outage.delete(attempt.method);
-    }
+    const history = historyOf(row.attempts);
     // The queue's own budget is a last resort: on its final run every method counts as tried.
     const lastRun = job.retryCount >= job.retryLimit - 1;
-    const usable = (m: DeliveryMethod) =>
-      !refused.has(m) && (failures.get(m) ?? 0) < MAX_TRIES_PER_METHOD;
-    const longDown = (m: DeliveryMethod) =>
-      (outage.get(m) ?? -1) >= outageFailoverMs;
-    // A method out of reach for long goes last: the others are tried first (failover), and it
-    // is still waited for when nothing else is left.
-    const candidates = route.filter(usable);
-    const order = [
-      ...candidates.filter((m) => !longDown(m)),
-      ...candidates.filter(longDown),
-    ];
+    const order = methodsToTry(route, history, limits);
     for (const [index, method] of order.entries()) {
       const entry = connectors.get(method)!;
       const common = {
@@ -344,9 +197,19 @@ export async function startDelivery(
       }
       // Closing: the submit was cut short by us, not by the provider; try again after restart.
       if (stopping && outcome.kind !== 'refused') return 'failed';
-      const waiting = outcome.kind === 'busy' || outcome.kind === 'unavailable';
-      if (waiting && row.ageMs >= validityMs) {
-        // Waited as long as the message is valid: it ends FAILED (and refunded) below.
+      const step = nextStep(
+        outcome,
+        {
+          method,
+          history,
+          moreMethods: index < order.length - 1,
+          lastRun,
+          messageAgeMs: row.ageMs,
+        },
+        limits,
+      );
+      if (step.do === 'next') continue;
+      if (step.do === 'give-up') {
         await outcomes.push({
           ...common,
           state: 'FAILED',
@@ -354,50 +217,32 @@ export async function startDelivery(
         });
         break;
       }
-      if (outcome.kind === 'busy') {
-        // Our own flow control held it: nothing was sent and nothing is recorded.
-        await writer.push({
-          defer: { messageId: row.id, delaySeconds: retryDelaySeconds, route },
-          attempt: null,
-        });
-        return 'completed';
-      }
-      if (outcome.kind === 'unavailable') {
-        const waited = outage.get(method);
-        // Out of reach for long and another method is left: fail over to it.
-        if (waited !== undefined && waited >= outageFailoverMs) {
-          if (index < order.length - 1) continue;
-        }
+      if (step.do === 'wait') {
         await writer.push({
           defer: {
             messageId: row.id,
-            delaySeconds: waitDelaySeconds(waited ?? 0, retryDelaySeconds),
+            delaySeconds: step.delaySeconds,
             route,
           },
           // One attempt per outage tells the user why the message waits.
-          attempt:
-            waited === undefined
-              ? {
-                  ...common,
-                  state: 'UNAVAILABLE',
-                  error: `${outcome.error}; waiting for it (not counted as a try)`,
-                }
-              : null,
+          attempt: step.noteUnavailable
+            ? {
+                ...common,
+                state: 'UNAVAILABLE',
+                error: `${outcome.error}; waiting for it (not counted as a try)`,
+              }
+            : null,
         });
         return 'completed';
       }
-      const state = outcome.kind === 'refused' ? 'REFUSED' : 'FAILED';
+      const state = step.do === 'record-and-next' ? step.state : 'FAILED';
       await outcomes.push({ ...common, state, error: outcome.error });
       logger.info(
         { messageId: row.id, method, state, error: outcome.error },
         'delivery attempt not taken',
       );
-      if (state === 'FAILED') {
-        const tries = (failures.get(method) ?? 0) + 1;
-        failures.set(method, tries);
-        // Backoff: the queue runs the job again later, on this same method.
-        if (tries < MAX_TRIES_PER_METHOD && !lastRun) return 'failed';
-      }
+      // Backoff: the queue runs the job again later, on this same method.
+      if (step.do === 'record-and-retry-later') return 'failed';
     }
     await outcomes.push({ messageId: row.id, fail: true });
     logger.warn(

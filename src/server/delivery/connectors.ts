@@ -1,0 +1,152 @@
+/**
+ * The connector of each delivery method, from the configuration: one row per method in
+ * CONNECTORS, and the built-in simulator for a method with no configuration.
+ */
+import type { DeliveryConfig } from '../config.ts';
+import { DELIVERY_METHODS } from '../../shared/limits.ts';
+import { createSimulator } from './simulator.ts';
+import {
+  createSmppConnector,
+  type SmppConnectorOptions,
+} from './smpp/connector.ts';
+import type { Connector, DeliveryLogger, DeliveryMethod } from './types.ts';
+import { createVonageConnector } from './vonage/connector.ts';
+import {
+  VONAGE_RECEIPT_PATH,
+  WORLD_SPECIAL_RECEIPT_PATH,
+} from './webhook-paths.ts';
+import { createWorldSpecialConnector } from './world-special/connector.ts';
+
+/** Requests in flight at once to one HTTP provider (Vonage, the gateway). */
+export const HTTP_CONCURRENCY = 10;
+
+export interface ConnectorSettings {
+  config: DeliveryConfig;
+  logger: DeliveryLogger;
+  /** Tests: the simulator's delay before its DELIVERED receipt (default 200 ms). */
+  simulatorDelayMs?: number | undefined;
+  /** Tests: the SMPP connector's timers. */
+  smpp?:
+    | Pick<
+        SmppConnectorOptions,
+        | 'pendingTimeoutMs'
+        | 'reconnectMinMs'
+        | 'reconnectMaxMs'
+        | 'unboundWaitMs'
+      >
+    | undefined;
+}
+
+export interface ConnectorEntry {
+  connector: Connector;
+  simulated: boolean;
+  /**
+   * Messages this connector may have submitted and not yet recorded (see
+   * UNRECORDED_PER_WINDOW_SLOT in engine.ts); null: unbounded (the simulator).
+   */
+  slots: Slots | null;
+}
+
+/** A counting semaphore. */
+export class Slots {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+  async acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
+}
+
+/**
+ * A configured method's connector and how many of its messages may be in flight at once (its
+ * window); undefined when the method is not configured (it goes to the simulator).
+ */
+type ConnectorFactory = (
+  settings: ConnectorSettings,
+) => { connector: Connector; window: number } | undefined;
+
+const CONNECTORS: Record<DeliveryMethod, ConnectorFactory> = {
+  MELROSE_SMPP: ({ config, logger, smpp: timers }) => {
+    const smpp = config.smpp;
+    if (!smpp) return undefined;
+    return {
+      connector: createSmppConnector({
+        host: smpp.host,
+        port: smpp.port,
+        systemId: smpp.systemId,
+        password: smpp.password,
+        systemType: smpp.systemType,
+        window: smpp.window,
+        maxTps: smpp.maxTps,
+        logger,
+        // Well within the job's expiry, so a stuck bind hands the message back to the queue
+        // (retry) before the queue thinks its worker died.
+        pendingTimeoutMs: 30_000,
+        ...timers,
+      }),
+      window: smpp.window,
+    };
+  },
+  VONAGE_SMS: ({ config, logger }) =>
+    config.vonage && {
+      connector: createVonageConnector({
+        ...config.vonage,
+        callbackUrl: `${config.publicUrl}${VONAGE_RECEIPT_PATH}`,
+        timeoutMs: config.providerTimeoutMs,
+        concurrency: HTTP_CONCURRENCY,
+        logger,
+      }),
+      window: HTTP_CONCURRENCY,
+    },
+  WORLD_SPECIAL: ({ config, logger }) =>
+    config.worldSpecial && {
+      connector: createWorldSpecialConnector({
+        ...config.worldSpecial,
+        statusUrl: `${config.publicUrl}${WORLD_SPECIAL_RECEIPT_PATH}`,
+        timeoutMs: config.providerTimeoutMs,
+        concurrency: HTTP_CONCURRENCY,
+        logger,
+      }),
+      window: HTTP_CONCURRENCY,
+    },
+};
+
+/**
+ * Every method's connector: the configured ones, each with `unrecordedPerSlot` × its window
+ * slots for messages submitted and not yet recorded, and the simulator for the others.
+ */
+export function connectorsFor(
+  settings: ConnectorSettings,
+  unrecordedPerSlot: number,
+): Map<DeliveryMethod, ConnectorEntry> {
+  const entries = new Map<DeliveryMethod, ConnectorEntry>();
+  for (const method of DELIVERY_METHODS) {
+    const configured = CONNECTORS[method](settings);
+    entries.set(
+      method,
+      configured
+        ? {
+            connector: configured.connector,
+            simulated: false,
+            slots: new Slots(configured.window * unrecordedPerSlot),
+          }
+        : {
+            connector: createSimulator(method, settings.simulatorDelayMs),
+            simulated: true,
+            slots: null,
+          },
+    );
+  }
+  return entries;
+}
