@@ -4,6 +4,7 @@
  */
 import type { DeliveryConfig } from '../config.ts';
 import { DELIVERY_METHODS } from '../../shared/limits.ts';
+import { HTTP_REQUESTS_PER_TRY } from './policy.ts';
 import { createSimulator } from './simulator.ts';
 import {
   createSmppConnector,
@@ -105,6 +106,7 @@ const CONNECTORS: Record<DeliveryMethod, ConnectorFactory> = {
         callbackUrl: `${config.publicUrl}${VONAGE_RECEIPT_PATH}`,
         timeoutMs: config.providerTimeoutMs,
         concurrency: HTTP_CONCURRENCY,
+        maxAttempts: HTTP_REQUESTS_PER_TRY,
         logger,
       }),
       window: HTTP_CONCURRENCY,
@@ -116,6 +118,7 @@ const CONNECTORS: Record<DeliveryMethod, ConnectorFactory> = {
         statusUrl: `${config.publicUrl}${WORLD_SPECIAL_RECEIPT_PATH}`,
         timeoutMs: config.providerTimeoutMs,
         concurrency: HTTP_CONCURRENCY,
+        maxAttempts: HTTP_REQUESTS_PER_TRY,
         logger,
       }),
       window: HTTP_CONCURRENCY,

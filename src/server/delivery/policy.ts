@@ -5,7 +5,9 @@
  *
  * The budget, in one place:
  * - a method's transient failures (no answer, a provider's 5xx, an SMPP system error) are tried
- *   MAX_TRIES_PER_METHOD times, with the queue's backoff between two tries; then the next method;
+ *   MAX_TRIES_PER_METHOD times, with the queue's backoff between two tries; then the next method.
+ *   With an HTTP provider one try is up to HTTP_REQUESTS_PER_TRY requests, a second or so
+ *   apart (a throttled or failing provider often answers the next one): at most 3 × 3 requests;
  * - a refusal (SMPP permanent error, HTTP 4xx) moves on to the next method at once;
  * - a method out of reach (the SMPP bind is down) or held by our own flow control costs no try:
  *   the message waits, and fails over only after OUTAGE_FAILOVER_MS out of reach;
@@ -16,6 +18,8 @@ import type { DeliveryMethod, SubmitOutcome } from './types.ts';
 
 /** Submits of one message on one method that failed transiently before it fails over. */
 export const MAX_TRIES_PER_METHOD = 3;
+/** HTTP requests of one try to Vonage or the gateway (429, 5xx or no answer: the next one). */
+export const HTTP_REQUESTS_PER_TRY = 3;
 /**
  * A method out of reach (SMPP bind down) this long makes its messages fail over to another
  * method of their route, if there is one; without one they wait until their validity ends.
