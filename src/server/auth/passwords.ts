@@ -6,6 +6,7 @@ import {
   timingSafeEqual,
   type ScryptOptions,
 } from 'node:crypto';
+import { Semaphore } from '../semaphore.ts';
 
 /** scrypt (N=2^14, r=8, p=1): about 50 ms a hash here, run on libuv's thread pool. */
 const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -18,35 +19,18 @@ const KEY_LENGTH = 32;
  */
 const KDF_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
 
-const stats = {
-  active: 0,
-  waiting: 0,
-  completed: 0,
-  peak: 0,
-  limit: KDF_CONCURRENCY,
-};
-const queue: (() => void)[] = [];
+const kdf = new Semaphore(KDF_CONCURRENCY);
+const stats = { completed: 0, peak: 0 };
 
 /** How much KDF work this process does: running, waiting, finished, most at once, the cap. */
-export function kdfStats(): Readonly<typeof stats> {
-  return { ...stats };
-}
-
-async function acquire(): Promise<void> {
-  if (stats.active < KDF_CONCURRENCY) {
-    stats.active += 1;
-    return;
-  }
-  stats.waiting += 1;
-  // The releasing run hands its slot over: `active` stays counted.
-  await new Promise<void>((resolve) => queue.push(resolve));
-  stats.waiting -= 1;
-}
-
-function release(): void {
-  const next = queue.shift();
-  if (next) next();
-  else stats.active -= 1;
+export function kdfStats() {
+  return {
+    active: kdf.active,
+    waiting: kdf.waiting,
+    completed: stats.completed,
+    peak: stats.peak,
+    limit: kdf.limit,
+  };
 }
 
 async function derive(
@@ -54,8 +38,8 @@ async function derive(
   salt: Buffer,
   options: ScryptOptions,
 ): Promise<Buffer> {
-  await acquire();
-  stats.peak = Math.max(stats.peak, stats.active);
+  const release = await kdf.acquire();
+  stats.peak = Math.max(stats.peak, kdf.active);
   try {
     return await new Promise((resolve, reject) => {
       scrypt(password, salt, KEY_LENGTH, options, (error, key) =>

@@ -3,6 +3,7 @@
  * CONNECTORS, and the built-in simulator for a method with no configuration.
  */
 import type { DeliveryConfig } from '../config.ts';
+import { Semaphore } from '../semaphore.ts';
 import { DELIVERY_METHODS } from '../../shared/limits.ts';
 import { HTTP_REQUESTS_PER_TRY } from './policy.ts';
 import { createSimulator } from './simulator.ts';
@@ -45,28 +46,7 @@ export interface ConnectorEntry {
    * Messages this connector may have submitted and not yet recorded (see
    * UNRECORDED_PER_WINDOW_SLOT in engine.ts); null: unbounded (the simulator).
    */
-  slots: Slots | null;
-}
-
-/** A counting semaphore. */
-export class Slots {
-  #free: number;
-  readonly #waiting: (() => void)[] = [];
-  constructor(size: number) {
-    this.#free = size;
-  }
-  async acquire(): Promise<void> {
-    if (this.#free > 0) {
-      this.#free--;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-  release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#free++;
-  }
+  slots: Semaphore | null;
 }
 
 /**
@@ -142,7 +122,7 @@ export function connectorsFor(
         ? {
             connector: configured.connector,
             simulated: false,
-            slots: new Slots(configured.window * unrecordedPerSlot),
+            slots: new Semaphore(configured.window * unrecordedPerSlot),
           }
         : {
             connector: createSimulator(method, settings.simulatorDelayMs),

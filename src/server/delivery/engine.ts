@@ -174,7 +174,7 @@ export async function startDelivery(
         route,
         simulated: entry.simulated,
       };
-      await entry.slots?.acquire();
+      const release = await entry.slots?.acquire();
       let outcome;
       try {
         outcome = await entry.connector.submit({
@@ -193,7 +193,7 @@ export async function startDelivery(
           return 'completed';
         }
       } finally {
-        entry.slots?.release();
+        release?.();
       }
       // Closing: the submit was cut short by us, not by the provider; try again after restart.
       if (stopping && outcome.kind !== 'refused') return 'failed';

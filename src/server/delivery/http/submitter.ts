@@ -17,6 +17,7 @@ import type {
   SubmitOutcome,
 } from '../types.ts';
 import { storableOutcome, storableReceipt } from '../provider-text.ts';
+import { Semaphore } from '../../semaphore.ts';
 
 /** A connector whose receipts arrive through an HTTP webhook rather than its own connection. */
 export interface HttpConnector extends Connector {
@@ -49,58 +50,6 @@ export function backoffDelayMs(
 ): number {
   const step = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return step / 2 + random() * (step / 2);
-}
-
-/** A counting semaphore: at most `limit` holders, the others wait in arrival order. */
-export class Semaphore {
-  readonly #limit: number;
-  #active = 0;
-  #waiters: (() => void)[] = [];
-
-  constructor(limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) {
-      throw new Error('concurrency must be an integer ≥ 1');
-    }
-    this.#limit = limit;
-  }
-
-  get active(): number {
-    return this.#active;
-  }
-
-  /** Resolves with a release function once a slot is free; rejects if `signal` aborts first. */
-  acquire(signal: AbortSignal): Promise<() => void> {
-    if (signal.aborted) return Promise.reject(signal.reason);
-    const release = () => {
-      this.#active -= 1;
-      this.#waiters.shift()?.();
-    };
-    const once = () => {
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        release();
-      };
-    };
-    if (this.#active < this.#limit) {
-      this.#active += 1;
-      return Promise.resolve(once());
-    }
-    return new Promise((resolve, reject) => {
-      const wake = () => {
-        signal.removeEventListener('abort', onAbort);
-        this.#active += 1;
-        resolve(once());
-      };
-      const onAbort = () => {
-        this.#waiters = this.#waiters.filter((w) => w !== wake);
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.push(wake);
-    });
-  }
 }
 
 /** One HTTP request's result: permanent outcomes end the submit, 'transient' is retried. */
