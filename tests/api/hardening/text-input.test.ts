@@ -4,9 +4,9 @@ import {
   httpClient,
   registerUser,
   uniqueEmail,
-} from '../support/http.ts';
-import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from './fixtures.ts';
+} from '../../support/http.ts';
+import { startServer, type TestServer } from '../../support/start-server.ts';
+import { adminHttp, createClient, giveCredit } from '../fixtures.ts';
 
 // Issue 9, findings 4 and 9: text is refused at the door unless it is well-formed Unicode (the
 // embedded database miscounted the bytes of lone surrogates and stored text cut short, while

@@ -3,19 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
-import { loadConfig } from '../../src/server/config.ts';
-import { basic, httpClient, registerUser } from '../support/http.ts';
+import { buildApp } from '../../../src/server/app.ts';
+import { loadConfig } from '../../../src/server/config.ts';
+import { basic, httpClient, registerUser } from '../../support/http.ts';
 import {
   migratedDataDir,
   spawnServer,
   stopServer,
-} from '../support/spawn-server.ts';
+} from '../../support/spawn-server.ts';
 import {
   ADMIN,
   startServer,
   type TestServer,
-} from '../support/start-server.ts';
+} from '../../support/start-server.ts';
 
 /** A built console as vite lays it out: index.html, hashed assets, pre-compressed siblings. */
 function fakeConsole(): { dir: string; script: string; style: string } {

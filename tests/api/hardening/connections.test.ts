@@ -1,11 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient } from '../support/http.ts';
+import { httpClient } from '../../support/http.ts';
 import {
   spawnServer,
   stopServer,
   type SpawnedServer,
-} from '../support/spawn-server.ts';
+} from '../../support/spawn-server.ts';
 
 // Issue 9, finding 6: without header and request timeouts, 3,000 slow-header connections stayed
 // open 86 s, and 20,000 idle ones exhausted the file descriptors until health stopped answering.

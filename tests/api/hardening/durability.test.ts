@@ -1,14 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpClient, uniqueEmail } from '../support/http.ts';
+import { httpClient, uniqueEmail } from '../../support/http.ts';
 import {
   launchServer,
   spawnServer,
   stopServer,
   migratedDataDir,
   type SpawnedServer,
-} from '../support/spawn-server.ts';
+} from '../../support/spawn-server.ts';
 
 // Real server processes on a real DATA_DIR: first opens of a directory take a few seconds.
 const running: SpawnedServer[] = [];

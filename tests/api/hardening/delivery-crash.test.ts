@@ -1,16 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { UNRECORDED_PER_WINDOW_SLOT } from '../../src/server/delivery/engine.ts';
-import { isFinal } from '../support/delivery.ts';
-import { httpClient, registerUser } from '../support/http.ts';
+import { UNRECORDED_PER_WINDOW_SLOT } from '../../../src/server/delivery/engine.ts';
+import { isFinal } from '../../support/delivery.ts';
+import { httpClient, registerUser } from '../../support/http.ts';
 import {
   migratedDataDir,
   spawnServer,
   stopServer,
   type SpawnedServer,
-} from '../support/spawn-server.ts';
-import { startSmscProcess, type SmscProcess } from '../support/smsc-process.ts';
-import { ADMIN } from '../support/start-server.ts';
-import { createClient } from './fixtures.ts';
+} from '../../support/spawn-server.ts';
+import {
+  startSmscProcess,
+  type SmscProcess,
+} from '../../support/smsc-process.ts';
+import { ADMIN } from '../../support/start-server.ts';
+import { createClient } from '../fixtures.ts';
 
 /**
  * Crash: a real server process on a real DATA_DIR delivers to a slow SMSC in another process;

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
-import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from './fixtures.ts';
+import {
+  httpClient,
+  registerUser,
+  type HttpClient,
+} from '../../support/http.ts';
+import { startServer, type TestServer } from '../../support/start-server.ts';
+import { adminHttp, createClient, giveCredit } from '../fixtures.ts';
 
 let server: TestServer;
 let customer: HttpClient;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpClient } from '../support/http.ts';
+import { httpClient } from '../../support/http.ts';
 import {
   launchServer,
   migratedDataDir,
@@ -8,7 +8,7 @@ import {
   stopServer,
   type GroupServer,
   type SpawnedServer,
-} from '../support/spawn-server.ts';
+} from '../../support/spawn-server.ts';
 
 // Issue 9, finding 3: after `kill -9` of the server's process group the dead server stays a
 // zombie until its parent reaps it, and a restart within that window was refused as "in use".

@@ -4,16 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kdfStats } from '../../src/server/auth/passwords.ts';
+import { kdfStats } from '../../../src/server/auth/passwords.ts';
 import {
   basic,
   httpClient,
   registerUser,
   uniqueEmail,
   type Answer,
-} from '../support/http.ts';
-import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient, setRoles } from './fixtures.ts';
+} from '../../support/http.ts';
+import { startServer, type TestServer } from '../../support/start-server.ts';
+import { adminHttp, createClient, setRoles } from '../fixtures.ts';
 
 /*
  * Issue 9, authentication: the throttle cannot be raced, a credential change cannot be undone

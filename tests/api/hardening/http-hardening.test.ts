@@ -3,17 +3,17 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
-import { loadConfig } from '../../src/server/config.ts';
-import { isDatabaseUnavailable } from '../../src/server/plugins/error-handler.ts';
-import { basic, httpClient, registerUser } from '../support/http.ts';
+import { buildApp } from '../../../src/server/app.ts';
+import { loadConfig } from '../../../src/server/config.ts';
+import { isDatabaseUnavailable } from '../../../src/server/plugins/error-handler.ts';
+import { basic, httpClient, registerUser } from '../../support/http.ts';
 import {
   migratedDataDir,
   spawnServer,
   stopServer,
   type SpawnedServer,
-} from '../support/spawn-server.ts';
-import { startServer, type TestServer } from '../support/start-server.ts';
+} from '../../support/spawn-server.ts';
+import { startServer, type TestServer } from '../../support/start-server.ts';
 
 /* Issue 9, finding 9 (server side): caching, framing, a lost database, a huge body. */
 
