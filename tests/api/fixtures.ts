@@ -31,7 +31,7 @@ export function clientHttp(
   return httpClient(baseUrl, { username: client.id, password: client.secret });
 }
 
-/** Grants free credit to a client's default balance as the admin. */
+/** Grants free credit to a client's default balance (its id is the client's id) as the admin. */
 export async function giveCredit(
   baseUrl: string,
   clientId: string,

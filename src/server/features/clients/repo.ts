@@ -121,7 +121,10 @@ export async function renameClient(
   return row && toClient(row);
 }
 
-/** Every client gets a default balance at 0, with the client's own id. */
+/**
+ * Every client gets a default balance at 0 whose id is the client's own id: a rule, written in
+ * README (Accountability), that callers may rely on (`…/balances/{clientId}/freecredit`).
+ */
 export async function insertDefaultBalance(
   q: Queryable,
   clientId: string,
