@@ -17,7 +17,7 @@ import {
   VONAGE_RECEIPT_PATH,
   WORLD_SPECIAL_RECEIPT_PATH,
 } from './webhook-paths.ts';
-import { createWorldSpecialConnector } from './world-special/connector.ts';
+import { createWorldSpecialConnector } from './generic-gateway/connector.ts';
 
 /** Requests in flight at once to one HTTP provider (Vonage, the gateway). */
 export const HTTP_CONCURRENCY = 10;

@@ -21,4 +21,4 @@ export {
 export {
   bearerMatches,
   parseWorldSpecialReceipt,
-} from './world-special/connector.ts';
+} from './generic-gateway/connector.ts';

@@ -6,7 +6,7 @@ import {
   storableOutcome,
   storableReceipt,
 } from './provider-text.ts';
-import { readWorldSpecialAnswer } from './world-special/connector.ts';
+import { readWorldSpecialAnswer } from './generic-gateway/connector.ts';
 
 const LONE =
   /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

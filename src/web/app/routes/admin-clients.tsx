@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/ui/page-header';
 import { offsetParam } from '../../components/ui/pager';
 import { SearchBox } from '../../components/ui/search-box';
-import { AdminClientTable } from '../../features/admin-clients/components/admin-client-table';
+import { AdminClientTable } from '../../features/clients/components/admin-client-table';
 
 export function AdminClientsRoute() {
   const [search] = useSearchParams();

@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/ui/page-header';
 import { offsetParam } from '../../components/ui/pager';
 import { SearchBox } from '../../components/ui/search-box';
-import { AdminUserTable } from '../../features/admin-users/components/admin-user-table';
+import { AdminUserTable } from '../../features/users/components/admin-user-table';
 
 export function AdminUsersRoute() {
   const [search] = useSearchParams();

@@ -1,6 +1,6 @@
 import { PageHeader } from '../../components/ui/page-header';
 import { useDefaultBalance } from '../../features/balances/api/get-default-balance';
-import { BalanceHistory } from '../../features/billing/components/balance-history';
+import { BalanceHistory } from '../../features/balances/components/balance-history';
 import { useBranding } from '../../features/branding/api/get-branding';
 import { useCurrentClient } from '../current-client';
 
