@@ -1,9 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import {
-  rolesGranting,
-  type RoleFamily,
-  type RoleVerb,
-} from '../../shared/roles.ts';
+import { canCall, type RoleFamily, type RoleVerb } from '../../shared/roles.ts';
 import { forbidden } from '../errors.ts';
 
 /** The role a route of the admin scope needs, declared in its `config.role`. */
@@ -18,14 +14,12 @@ declare module 'fastify' {
   }
 }
 
-/** True when the roles hold the family's ADMIN role or the verb role. */
+/** True when the roles hold the family's ADMIN role or the verb role: the console's rule too. */
 export function grants(
   roles: readonly string[],
   need: RoleRequirement,
 ): boolean {
-  return rolesGranting(need.family, need.verb).some((role) =>
-    roles.includes(role),
-  );
+  return canCall(roles, need.family, need.verb);
 }
 
 /**
