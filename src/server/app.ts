@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
-import type { Db } from './db/client.ts';
-import { openDatabase } from './db/open.ts';
 import { createDeps, settleDeps } from './deps.ts';
-import {
-  startDelivery,
-  type Delivery,
-  type DeliveryTuning,
-} from './delivery/engine.ts';
+import type { DeliveryTuning } from './delivery/engine.ts';
+import { delivery } from './delivery/plugin.ts';
 import { httpServerOptions, limitConnections } from './http-server-options.ts';
 import { ensureBootstrapAdmin } from './features/users/service.ts';
 import { apiDocs } from './plugins/api-docs.ts';
 import { consoleStatic } from './plugins/console.ts';
+import { database } from './plugins/database.ts';
 import { handleErrors } from './plugins/error-handler.ts';
 import { oversizedBodies } from './plugins/oversized-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
@@ -29,10 +26,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route with its final options (scope, role): read by tests and docs. */
     routeTable: readonly RouteOptions[];
-    /** The delivery queue and workers of this node (tests race failures and duplicate jobs). */
-    delivery: Delivery;
-    /** The open database: the ledger verification reads it, and tests close it under a running server. */
-    db: Db;
   }
 }
 
@@ -49,6 +42,9 @@ export async function buildApp(
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    // Opening a large embedded database (recovery, migrations) may take longer than the
+    // default 10 s per plugin; a failure still stops the start with its own message.
+    pluginTimeout: 0,
     ...httpServerOptions(config),
   });
   limitConnections(app.server, config);
@@ -61,32 +57,26 @@ export async function buildApp(
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => void routeTable.push(route));
 
-  const db = await openDatabase(config);
-  app.decorate('db', db);
-  let delivery: Delivery | undefined;
-  const deps = createDeps(config, db, app.log);
-  // Workers stop (their last writes land) before the database closes.
-  app.addHook('onClose', async () => {
-    await delivery?.stop();
-    await settleDeps(deps);
-    await db.close();
-  });
-  await ensureBootstrapAdmin(db, config.admin);
+  await app.register(database, { config });
+  const deps = createDeps(config, app.db, app.log);
+  // Closes after delivery (registered later, so stopped first) and before the database.
+  await app.register(
+    fp(async (scope) => {
+      scope.addHook('onClose', () => settleDeps(deps));
+    }),
+  );
+  await ensureBootstrapAdmin(app.db, config.admin);
   try {
-    delivery = await startDelivery({
-      config: config.delivery,
-      databaseUrl: config.databaseUrl,
-      db,
-      logger: app.log,
+    await app.register(delivery, {
+      config,
       wake: deps.deliveryWake,
       receipts: deps.deliveryReceipts,
-      ...tuning,
+      tuning,
     });
   } catch (error) {
-    await db.close();
+    await app.db.close();
     throw error;
   }
-  app.decorate('delivery', delivery);
 
   await securityHeaders(app);
   await app.register(import('@fastify/compress'), { threshold: 1024 });
