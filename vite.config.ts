@@ -44,6 +44,7 @@ export default defineConfig({
           root: '.',
           environment: 'node',
           include: ['tests/api/**/*.test.ts'],
+          globalSetup: ['tests/support/pglite-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -143,6 +143,12 @@ export interface Config {
   host: string;
   /** `memory://` keeps the embedded database in memory (tests). */
   dataDir: string;
+  /**
+   * Tests only, never read from the environment: a dump of an already migrated embedded
+   * database (PGlite's dumpDataDir) that a `memory://` database starts from, which skips
+   * initdb and the migrations (a few seconds per server on this machine).
+   */
+  pgliteTemplate?: Blob;
   databaseUrl: string | undefined;
   admin: { email: string; password: string } | undefined;
   branding: {

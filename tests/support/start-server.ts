@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import type { DeliveryTuning } from '../../src/server/delivery/engine.ts';
 import { loadConfig } from '../../src/server/config.ts';
@@ -77,6 +79,10 @@ export async function startServer(
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
+  if (!database.url && config.dataDir === 'memory://') {
+    // Migrated once per run by the project's global setup (pglite-template.ts).
+    config.pgliteTemplate = new Blob([readFileSync(inject('pgliteTemplate'))]);
+  }
   const app = await buildApp(config, tuning);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -24,11 +24,15 @@ export interface Db extends Queryable {
 /** Both drivers return numeric as its exact decimal text; repos convert at the edge. */
 const pgliteParsers = { [types.NUMERIC]: (value: string) => value };
 
-export async function openPglite(dataDir: string): Promise<Db> {
+export async function openPglite(
+  dataDir: string,
+  template?: Blob,
+): Promise<Db> {
   // pg_trgm backs the admin search's index (migrations/004-accountability.sql).
   const lite = await PGlite.create(dataDir, {
     parsers: pgliteParsers,
     extensions: { pg_trgm },
+    ...(template ? { loadDataDir: template } : {}),
   });
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(text: string, params?: unknown[]) {

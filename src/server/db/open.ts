@@ -10,7 +10,7 @@ export async function openDatabase(config: Config): Promise<Db> {
   if (config.databaseUrl) {
     db = await openPostgres(config.databaseUrl);
   } else if (config.dataDir.startsWith('memory://')) {
-    db = await openPglite(config.dataDir);
+    db = await openPglite(config.dataDir, config.pgliteTemplate);
   } else {
     const unlock = await lockDataDir(config.dataDir);
     try {
