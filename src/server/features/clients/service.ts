@@ -14,6 +14,7 @@ import type {
 import { generateSecret, hashSecret } from '../../auth/passwords.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { Actor } from '../../auth/principal.ts';
+import type { Queryable } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import {
   callbackBody,
@@ -145,14 +146,7 @@ export async function updateOwnClient(
     if (!before) throw notFound('Client');
     if (input.name !== undefined && input.name !== before.name) {
       await repo.renameClient(tx, clientId, input.name, ownerId);
-      await recordAudit(tx, {
-        action: 'client.renamed',
-        actor,
-        targetType: 'client',
-        targetId: clientId,
-        before: { name: before.name },
-        after: { name: input.name },
-      });
+      await auditRename(tx, actor, clientId, before.name, input.name);
     }
     if (url !== undefined && url !== before.statusCallbackUrl) {
       await repo.setStatusCallback(tx, clientId, url, newSigningKey());
@@ -286,16 +280,27 @@ export async function renameClient(
     const client = await repo.renameClient(tx, clientId, name, ownerId);
     if (!client) throw notFound('Client');
     if (before.name !== client.name) {
-      await recordAudit(tx, {
-        action: 'client.renamed',
-        actor,
-        targetType: 'client',
-        targetId: clientId,
-        before: { name: before.name },
-        after: { name: client.name },
-      });
+      await auditRename(tx, actor, clientId, before.name, client.name);
     }
     return client;
+  });
+}
+
+/** The one audit event of a rename, whether the owner or staff renamed the client. */
+function auditRename(
+  tx: Queryable,
+  actor: Actor,
+  clientId: string,
+  from: string,
+  to: string,
+): Promise<string> {
+  return recordAudit(tx, {
+    action: 'client.renamed',
+    actor,
+    targetType: 'client',
+    targetId: clientId,
+    before: { name: from },
+    after: { name: to },
   });
 }
 
