@@ -38,6 +38,13 @@ export async function checkQueueSchema(db: Queryable): Promise<void> {
  */
 export const QUEUE_RETRY_LIMIT = 30;
 
+/**
+ * Seconds without a heartbeat after which an active job counts as abandoned (PostgreSQL). Above
+ * pg-boss's minimum of 10 so that a busy but living worker (a long commit, a GC pause) keeps its
+ * jobs: taking them over would send their messages twice.
+ */
+export const HEARTBEAT_SECONDS = 15;
+
 export interface QueueOptions {
   databaseUrl: string | undefined;
   db: Db;
@@ -64,6 +71,9 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     // Expiry of jobs whose worker died is supervision: only nodes that deliver do it.
     supervise: workers > 0,
     superviseIntervalSeconds: 10,
+    // Expiry and lost heartbeats are checked in the monitor pass, every 60 s by default: a dead
+    // worker's jobs could then wait a minute more before anyone looked.
+    monitorIntervalSeconds: 10,
     maintenanceIntervalSeconds: 300,
     monitorVacuum: false,
     reindex: false,
@@ -94,7 +104,14 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   );
   await boss.start();
   await checkQueueSchema(db);
+  // On PostgreSQL other processes may deliver too: a worker heartbeats its active jobs, and a
+  // job whose heartbeat stops (its process was killed) is handed back at the next supervision
+  // (superviseIntervalSeconds) and taken over, within about 25 s rather than at expiry. The
+  // embedded database is one process: its jobs are handed back when it starts again.
+  const heartbeat =
+    db.kind === 'postgres' ? { heartbeatSeconds: HEARTBEAT_SECONDS } : {};
   const settings = {
+    ...heartbeat,
     retryLimit: QUEUE_RETRY_LIMIT,
     retryDelay: options.retryDelaySeconds ?? 1,
     retryBackoff: true,
@@ -111,6 +128,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   // Status callbacks: a job is one try (its worker queues the next one on a failure); the
   // queue's own retries only cover a worker that died or a database error.
   const callbackSettings = {
+    ...heartbeat,
     retryLimit: 5,
     retryDelay: 15,
     retryBackoff: true,

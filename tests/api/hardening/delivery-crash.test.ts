@@ -12,123 +12,185 @@ import {
   startSmscProcess,
   type SmscProcess,
 } from '../../support/smsc-process.ts';
-import { ADMIN } from '../../support/start-server.ts';
+import { ADMIN, freshDatabaseUrl } from '../../support/start-server.ts';
 import { createClient } from '../fixtures.ts';
 
 /**
- * Crash: a real server process on a real DATA_DIR delivers to a slow SMSC in another process;
- * SIGKILL while messages are outstanding, restart, and every accepted message still reaches a
- * final state. Messages the SMSC took but the killed server had not recorded yet are sent again
+ * Crash: a real server process on a real DATA_DIR (or, in the PostgreSQL pass, on a database
+ * of the server) delivers to a slow SMSC in another process; SIGKILL while messages are
+ * outstanding, start another server, and every accepted message still reaches a final state.
+ * Messages the SMSC took but the killed server had not recorded yet are sent again
  * (at-least-once): those duplicates are counted and printed.
+ *
+ * The embedded database hands the dead process's jobs back when it opens again; on PostgreSQL
+ * the new server cannot know the old one is dead: its jobs come back when their heartbeat
+ * stops, which the contract bounds at 60 seconds.
  */
 const WINDOW = 10;
 const MESSAGES = 200;
-let smsc: SmscProcess | undefined;
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+/** From the kill to every message final, the restart included (CONTRACT: Operating a fleet). */
+const TAKEOVER_MS = 60_000;
+const smscs: SmscProcess[] = [];
 const servers: SpawnedServer[] = [];
+const databases: { drop(): Promise<void> }[] = [];
 afterAll(async () => {
   for (const server of servers) await stopServer(server, 'SIGKILL');
-  await smsc?.stop();
+  for (const smsc of smscs) await smsc.stop();
+  for (const database of databases) await database.drop();
 });
 
+/**
+ * Sends MESSAGES through a server, kills it with SIGKILL once the SMSC has seen `killAfter`
+ * submits, starts another on the same database and waits (up to TAKEOVER_MS after the kill)
+ * until every message is final. Answers what the SMSC saw and the messages' states.
+ */
+async function crashAndRestart(
+  smscEnv: Record<string, string>,
+  killAfter: number,
+) {
+  const smsc = await startSmscProcess(smscEnv);
+  smscs.push(smsc);
+  const database = onPostgres ? await freshDatabaseUrl() : undefined;
+  if (database) databases.push(database);
+  const env = {
+    ...(database?.url
+      ? { DATABASE_URL: database.url }
+      : { DATA_DIR: await migratedDataDir('crash') }),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    SMPP_HOST: smsc.host,
+    SMPP_PORT: String(smsc.port),
+    SMPP_SYSTEM_ID: 'test',
+    SMPP_PASSWORD: 'secret',
+    SMPP_WINDOW: String(WINDOW),
+  };
+  const first = await spawnServer(env);
+  servers.push(first);
+  const owner = await registerUser(first.url);
+  const client = await createClient(owner.http);
+  const admin = httpClient(first.url, {
+    username: ADMIN.email,
+    password: ADMIN.password,
+  });
+  await admin.post(
+    `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
+    { amount: 100 },
+  );
+
+  const t0 = Date.now();
+  const phase = (what: string) =>
+    console.log(`crash test: ${what} at ${Date.now() - t0} ms`);
+  const accepted: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < MESSAGES) {
+        const n = next++;
+        const sent = await owner.http.post(
+          `/api/clients/${client.id}/messages/sms`,
+          { sender: 'Crash', recipient: '447700900123', body: `crash ${n}` },
+        );
+        expect(sent.status).toBe(201);
+        accepted.push(sent.body.id);
+      }
+    }),
+  );
+  phase(`accepted ${accepted.length}`);
+  // Kill while the SMSC is still working through them.
+  for (;;) {
+    const { submits } = await smsc.stats();
+    if (submits >= killAfter) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const killedAt = Date.now();
+  const atKill = (await smsc.stats()).submits;
+  phase(`killed with ${atKill} submits seen`);
+
+  const second = await spawnServer(env);
+  phase('restarted');
+  servers.push(second);
+  const http = httpClient(second.url, {
+    username: owner.email,
+    password: owner.password,
+  });
+  let messages: { id: string; state: string }[] = [];
+  for (;;) {
+    const list = await http.get(`/api/clients/${client.id}/messages?count=300`);
+    messages = list.body.messages;
+    if (messages.every((m) => isFinal(m.state))) break;
+    if (Date.now() > killedAt + TAKEOVER_MS) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const takeoverMs = Date.now() - killedAt;
+  phase(`all final (or deadline) ${takeoverMs} ms after the kill`);
+  const states = messages.reduce<Record<string, number>>((acc, m) => {
+    acc[m.state] = (acc[m.state] ?? 0) + 1;
+    return acc;
+  }, {});
+  const { texts } = await smsc.stats();
+  const seen = new Map<string, number>();
+  for (const text of texts) seen.set(text, (seen.get(text) ?? 0) + 1);
+  const duplicates = [...seen.values()].reduce((n, c) => n + c - 1, 0);
+  console.log(
+    `crash test: ${MESSAGES} accepted, ${atKill} submits seen by the SMSC at the kill, ` +
+      `${texts.length} in all, ${duplicates} duplicate(s) (window ${WINDOW}), ` +
+      `all final ${takeoverMs} ms after the kill`,
+    states,
+  );
+  return { accepted, messages, states, atKill, seen, duplicates };
+}
+
 describe('delivery survives SIGKILL of the server', () => {
-  it('brings every accepted message to a final state after a restart, none lost', async () => {
-    smsc = await startSmscProcess({
-      SMSC_ANSWER_DELAY_MS: '40', // 10 in flight / 40 ms: at most 250 submits per second
-      SMSC_RECEIPT: 'DELIVRD',
-      SMSC_REDELIVER_RECEIPTS: '1',
-    });
-    const env = {
-      DATA_DIR: await migratedDataDir('crash'),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SMPP_HOST: smsc.host,
-      SMPP_PORT: String(smsc.port),
-      SMPP_SYSTEM_ID: 'test',
-      SMPP_PASSWORD: 'secret',
-      SMPP_WINDOW: String(WINDOW),
-    };
-    const first = await spawnServer(env);
-    servers.push(first);
-    const owner = await registerUser(first.url);
-    const client = await createClient(owner.http);
-    const admin = httpClient(first.url, {
-      username: ADMIN.email,
-      password: ADMIN.password,
-    });
-    await admin.post(
-      `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-      { amount: 100 },
-    );
-
-    const t0 = Date.now();
-    const phase = (what: string) =>
-      console.log(`crash test: ${what} at ${Date.now() - t0} ms`);
-    const accepted: string[] = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        while (next < MESSAGES) {
-          const n = next++;
-          const sent = await owner.http.post(
-            `/api/clients/${client.id}/messages/sms`,
-            { sender: 'Crash', recipient: '447700900123', body: `crash ${n}` },
-          );
-          expect(sent.status).toBe(201);
-          accepted.push(sent.body.id);
-        }
-      }),
-    );
-    phase(`accepted ${accepted.length}`);
-    // Kill while the SMSC is still working through them.
-    for (;;) {
-      const { submits } = await smsc.stats();
-      if (submits >= 30) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    first.child.kill('SIGKILL');
-    await first.exited;
-    const atKill = (await smsc.stats()).submits;
-    expect(atKill).toBeLessThan(MESSAGES);
-
-    phase(`killed with ${atKill} submits seen`);
-    const second = await spawnServer(env);
-    phase('restarted');
-    servers.push(second);
-    const http = httpClient(second.url, {
-      username: owner.email,
-      password: owner.password,
-    });
-    const deadline = Date.now() + 20_000;
-    let messages: { id: string; state: string }[] = [];
-    for (;;) {
-      const list = await http.get(
-        `/api/clients/${client.id}/messages?count=300`,
+  it(
+    'brings every accepted message to a final state after a restart, none lost',
+    async () => {
+      const run = await crashAndRestart(
+        {
+          SMSC_ANSWER_DELAY_MS: '40', // 10 in flight / 40 ms: at most 250 submits per second
+          SMSC_RECEIPT: 'DELIVRD',
+          SMSC_REDELIVER_RECEIPTS: '1',
+        },
+        30,
       );
-      messages = list.body.messages;
-      if (messages.every((m) => isFinal(m.state))) break;
-      if (Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    phase('all final (or deadline)');
-    const states = messages.reduce<Record<string, number>>((acc, m) => {
-      acc[m.state] = (acc[m.state] ?? 0) + 1;
-      return acc;
-    }, {});
-    expect(messages.map((m) => m.id).sort()).toEqual([...accepted].sort());
-    expect(states).toEqual({ DELIVERED: MESSAGES });
+      expect(run.atKill).toBeLessThan(MESSAGES);
+      expect(run.messages.map((m) => m.id).sort()).toEqual(
+        [...run.accepted].sort(),
+      );
+      expect(run.states).toEqual({ DELIVERED: MESSAGES });
+      expect(run.seen.size).toBe(MESSAGES);
+      // Only messages submitted and not yet recorded at the kill can go twice: the engine caps
+      // them at UNRECORDED_PER_WINDOW_SLOT × the window (in practice about one window: those the
+      // slow SMSC had not answered yet).
+      expect(run.duplicates).toBeLessThanOrEqual(
+        WINDOW * UNRECORDED_PER_WINDOW_SLOT,
+      );
+    },
+    TAKEOVER_MS + 60_000,
+  );
 
-    const { texts } = await smsc.stats();
-    const seen = new Map<string, number>();
-    for (const text of texts) seen.set(text, (seen.get(text) ?? 0) + 1);
-    const duplicates = [...seen.values()].reduce((n, c) => n + c - 1, 0);
-    console.log(
-      `crash test: ${MESSAGES} accepted, ${atKill} submits seen by the SMSC at the kill, ` +
-        `${texts.length} in all, ${duplicates} duplicate(s) (window ${WINDOW})`,
-    );
-    expect(seen.size).toBe(MESSAGES);
-    // Only messages submitted and not yet recorded at the kill can go twice: the engine caps
-    // them at UNRECORDED_PER_WINDOW_SLOT × the window (in practice about one window: those the
-    // slow SMSC had not answered yet).
-    expect(duplicates).toBeLessThanOrEqual(WINDOW * UNRECORDED_PER_WINDOW_SLOT);
-  }, 60_000);
+  // A very slow SMSC: at the kill most messages sit in jobs the dead server had fetched and not
+  // submitted yet. Nothing but the jobs' own recovery brings them back (before heartbeats, on
+  // PostgreSQL, about half were still ACCEPTED 60 s later).
+  it(
+    'takes over the jobs a killed server held, every message final within 60 seconds',
+    async () => {
+      const run = await crashAndRestart(
+        {
+          SMSC_ANSWER_DELAY_MS: '1000', // 10 in flight / 1 s: 10 submits per second
+          SMSC_RECEIPT: 'DELIVRD',
+          SMSC_REDELIVER_RECEIPTS: '1',
+        },
+        10,
+      );
+      expect(run.atKill).toBeLessThan(MESSAGES / 2);
+      expect(run.states).toEqual({ DELIVERED: MESSAGES });
+      expect(run.duplicates).toBeLessThanOrEqual(
+        WINDOW * UNRECORDED_PER_WINDOW_SLOT,
+      );
+    },
+    TAKEOVER_MS + 60_000,
+  );
 });
