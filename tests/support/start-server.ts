@@ -21,7 +21,7 @@ export interface TestServer {
  * A fresh database for each test file: an in-memory PGlite by default, or a new database on
  * the PostgreSQL server named by TEST_DATABASE_URL (the CI's second pass).
  */
-async function freshDatabaseUrl(): Promise<{
+export async function freshDatabaseUrl(): Promise<{
   url?: string;
   drop(): Promise<void>;
 }> {

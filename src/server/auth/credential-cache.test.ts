@@ -87,3 +87,21 @@ describe('CredentialCache against changes during a check', () => {
     expect(cache.get('k')).toBe('new');
   });
 });
+
+describe('CredentialCache.forgetAll', () => {
+  it('drops every entry and keeps checks already running from caching', () => {
+    const cache = new CredentialCache<string>();
+    cache.set('a', { value: 'a', subjects: ['user-1'] }, cache.ticket());
+    cache.set('b', { value: 'b', subjects: ['client-1'] }, cache.ticket());
+    const running = cache.ticket();
+    cache.forgetAll();
+    expect(cache.size).toBe(0);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.set('c', { value: 'c', subjects: ['user-9'] }, running)).toBe(
+      false,
+    );
+    expect(
+      cache.set('c', { value: 'c', subjects: ['user-9'] }, cache.ticket()),
+    ).toBe(true);
+  });
+});

@@ -51,6 +51,8 @@ export class CredentialCache<T> {
     { ticket: CheckTicket; result: Promise<T | undefined> }
   >();
   private generation = 0;
+  /** The generation of the last `forgetAll`: checks that started before it are not cached. */
+  private allForgotten = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
 
@@ -106,6 +108,7 @@ export class CredentialCache<T> {
   ): boolean {
     const { value, subjects } = verified;
     if (since.at <= now - FORGET_HORIZON_MS) return false;
+    if (this.allForgotten > since.generation) return false;
     for (const subject of subjects) {
       const forgotten = this.forgotten.get(subject);
       if (forgotten && forgotten.generation > since.generation) return false;
@@ -181,6 +184,17 @@ export class CredentialCache<T> {
       if (at.at > now - FORGET_HORIZON_MS) break;
       this.forgotten.delete(old);
     }
+  }
+
+  /**
+   * Drops every cached credential, and keeps every check already running from caching what it
+   * read: after revocations may have been missed (the node's LISTEN connection was down).
+   */
+  forgetAll(): void {
+    this.entries.clear();
+    this.bySubject.clear();
+    this.generation += 1;
+    this.allForgotten = this.generation;
   }
 
   get size(): number {

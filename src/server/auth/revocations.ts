@@ -1,0 +1,24 @@
+import { listen, type Listener } from '../db/listen.ts';
+import type { CredentialCache } from './credential-cache.ts';
+
+/** Notified by migrations/012-fleet-sign-in.sql's triggers with a user's or client's id. */
+export const REVOKED_CHANNEL = 'auth_revoked';
+
+/**
+ * Keeps this node's credential cache in step with every other node's changes on PostgreSQL:
+ * a change that revokes a user's or client's credentials notifies their id at its commit, and
+ * this node drops their cached entries (as the node that made the change already did). Each
+ * time the LISTEN is in place (at start, and after the connection dropped and came back) the
+ * whole cache is dropped, since notifications sent in between were missed.
+ */
+export function listenForRevocations(
+  connectionString: string,
+  credentials: Pick<CredentialCache<unknown>, 'forget' | 'forgetAll'>,
+  onError: (error: unknown) => void,
+): Listener {
+  return listen(connectionString, REVOKED_CHANNEL, {
+    onNotify: (subject) => credentials.forget(subject),
+    onListening: () => credentials.forgetAll(),
+    onError,
+  });
+}
