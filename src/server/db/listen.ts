@@ -8,6 +8,8 @@ export interface ListenOptions {
    * was notified while the connection was down was missed.
    */
   onListening(): void;
+  /** The connection dropped or could not be made: notifications are missed until `onListening`. */
+  onDown(): void;
   /** The connection failed or dropped (it is retried). */
   onError(error: unknown): void;
   /** Backoff between reconnects: from `minDelayMs`, doubling up to `maxDelayMs`. */
@@ -58,7 +60,9 @@ export function listen(
     const drop = (error?: unknown) => {
       if (dropped) return;
       dropped = true;
-      if (error !== undefined && !closed) options.onError(error);
+      if (closed) return;
+      if (error !== undefined) options.onError(error);
+      options.onDown();
       void current.end().catch(() => undefined);
       if (client === current) client = undefined;
       retry();
