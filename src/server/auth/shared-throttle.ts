@@ -29,11 +29,11 @@ const NOW_MS = `(extract(epoch FROM now()) * 1000)::bigint`;
  *
  * Each counter is a row: a window opened by the first try counted, lasting `windowMs`, and the
  * tries counted in it (a fixed window from the first try rather than LoginThrottle's sliding
- * one: one row and one upsert per counter). A password try is reserved by one statement that
- * counts it on its three counters at once and returns their counts; when an enforced one is
- * over its limit the try is refused and taken back, as LoginThrottle never counts a refused
- * try. A right password gives its try back. Only checks that miss the credential cache come
- * here: a sign-in served from the cache costs no round trip.
+ * one: one row per counter). A password try is reserved in one round trip by
+ * take_sign_in_attempt, which counts it on its three counters only when every enforced one is
+ * under its limit (a refused try is not counted, as in LoginThrottle); a right password gives
+ * its try back. Only checks that miss the credential cache come here: a sign-in served from
+ * the cache costs no round trip.
  *
  * Rows are keyed by a SHA-256 of the counter's name (account names and addresses are whatever
  * a caller sends). Ended windows are deleted by each node, at most once a minute.
@@ -43,6 +43,8 @@ export class SharedLoginThrottle implements SignInThrottle {
   private readonly limits: ThrottleLimits;
   private readonly onError: (error: unknown) => void;
   private lastPrune = -Infinity;
+  /** `account \0 address` → whether its last refusal left the pair's own cap free. */
+  private readonly refusals = new Map<string, boolean>();
 
   constructor(
     db: Queryable,
@@ -59,17 +61,37 @@ export class SharedLoginThrottle implements SignInThrottle {
     address: string,
     knownAddress = false,
   ): Promise<Attempt | number> {
+    const pair = rowKey(pairKey(account, address));
     const keys = userKeys(this.limits, account, address, !knownAddress).map(
       (k) => ({ ...k, key: rowKey(k.key) }),
     );
-    const counted = await this.count(keys.map((k) => k.key));
-    const waits = keys
-      .filter((k) => k.enforce && (counted.get(k.key)?.count ?? 0) > k.limit)
-      .map((k) => counted.get(k.key)?.waitSeconds ?? 1);
-    if (waits.length > 0) {
-      await this.giveBack(counted);
-      return Math.max(...waits);
+    this.prune();
+    const [taken] = await this.db.query<{
+      wait_ms: string;
+      refused_by: string[];
+      window_starts: string[] | null;
+    }>('SELECT * FROM take_sign_in_attempt($1, $2, $3, $4)', [
+      keys.map((k) => k.key),
+      keys.map((k) => k.limit),
+      keys.map((k) => k.enforce),
+      this.limits.windowMs,
+    ]);
+    const waitMs = Number(taken?.wait_ms ?? 0);
+    if (waitMs > 0) {
+      remember(
+        this.refusals,
+        `${account}\0${address}`,
+        !(taken?.refused_by ?? []).includes(pair),
+      );
+      return Math.max(1, Math.ceil(waitMs / 1000));
     }
+    const starts = taken?.window_starts ?? [];
+    const counted = new Map(
+      keys.map((k, i) => [
+        k.key,
+        { count: 0, windowStartMs: starts[i] ?? '0', waitSeconds: 0 },
+      ]),
+    );
     let given = false;
     const giveBack = () => {
       if (given) return;
@@ -79,10 +101,20 @@ export class SharedLoginThrottle implements SignInThrottle {
     return { succeeded: giveBack, cancel: giveBack };
   }
 
+  /**
+   * Answered from the refusal `reserveUser` just made (no round trip), or from the table when
+   * there is none.
+   */
   async refusedOnlyForUnknownAddress(
     account: string,
     address: string,
   ): Promise<boolean> {
+    const name = `${account}\0${address}`;
+    const remembered = this.refusals.get(name);
+    if (remembered !== undefined) {
+      this.refusals.delete(name);
+      return remembered;
+    }
     const [row] = await this.db.query<{ count: number }>(
       `SELECT count FROM sign_in_attempts
        WHERE key = $1 AND window_start_ms > ${NOW_MS} - $2::bigint`,
@@ -163,6 +195,16 @@ export class SharedLoginThrottle implements SignInThrottle {
         this.lastPrune = -Infinity;
         this.onError(error);
       });
+  }
+}
+
+/** Sets `key` as the newest entry, dropping the oldest beyond 10,000. */
+function remember(map: Map<string, boolean>, key: string, value: boolean) {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > 10_000) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
   }
 }
 
