@@ -1,11 +1,18 @@
 import { ThrottledLog } from './audit/throttled-log.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
 import { KnownAddresses } from './auth/known-addresses.ts';
-import { LoginThrottle, SlidingWindow } from './auth/login-throttle.ts';
+import {
+  LoginThrottle,
+  SlidingWindow,
+  type SignInThrottle,
+} from './auth/login-throttle.ts';
 import type { Principal } from './auth/principal.ts';
+import { listenForRevocations } from './auth/revocations.ts';
+import { SharedLoginThrottle } from './auth/shared-throttle.ts';
 import { SecretUsage } from './auth/secret-usage.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { Listener } from './db/listen.ts';
 import { ReceiptInbox } from './delivery/receipt-inbox.ts';
 import { Waker } from './delivery/waker.ts';
 
@@ -13,10 +20,15 @@ import { Waker } from './delivery/waker.ts';
 export interface Deps {
   config: Config;
   db: Db;
-  /** Per node: each node verifies and caches credentials on its own. */
+  /**
+   * Per node: each node verifies and caches credentials on its own; on PostgreSQL every node
+   * drops what another node's change revoked (`revocations`).
+   */
   credentials: CredentialCache<Principal>;
-  /** Per node: password and secret tries counted by this node. */
-  throttle: LoginThrottle;
+  /** On PostgreSQL: the LISTEN that tells this node what other nodes revoked. */
+  revocations?: Listener;
+  /** Password and secret tries: in PostgreSQL for every node, in memory when embedded. */
+  throttle: SignInThrottle;
   /** Where each user signed in lately: in the database, cached per node. */
   knownAddresses: KnownAddresses;
   /** One audit event per address and lock of refused sign-ins, its count kept current. */
@@ -39,15 +51,30 @@ interface WarnLog {
 
 /** Lets the writes made off the requests' path land: before the database closes. */
 export async function settleDeps(deps: Deps): Promise<void> {
-  await Promise.all([deps.throttledLog.close(), deps.knownAddresses.drain()]);
+  await Promise.all([
+    deps.throttledLog.close(),
+    deps.knownAddresses.drain(),
+    deps.revocations?.close(),
+  ]);
 }
 
 export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
+  const credentials = new CredentialCache<Principal>();
+  const shared = db.kind === 'postgres' ? config.databaseUrl : undefined;
   return {
     config,
     db,
-    credentials: new CredentialCache<Principal>(),
-    throttle: new LoginThrottle(),
+    credentials,
+    ...(shared && {
+      revocations: listenForRevocations(shared, credentials, (err) =>
+        log?.warn({ err }, 'listening for revoked credentials failed'),
+      ),
+    }),
+    throttle: shared
+      ? new SharedLoginThrottle(db, (err) =>
+          log?.warn({ err }, 'counting failed sign-ins failed'),
+        )
+      : new LoginThrottle(),
     knownAddresses: new KnownAddresses(db, (err) =>
       log?.warn({ err }, 'recording where a user signed in failed'),
     ),

@@ -10,7 +10,7 @@ import {
 import type { CredentialCache, Verified } from './credential-cache.ts';
 import type { KnownAddresses } from './known-addresses.ts';
 import type { SecretUsage } from './secret-usage.ts';
-import type { Attempt, LoginThrottle } from './login-throttle.ts';
+import type { Attempt, SignInThrottle } from './login-throttle.ts';
 import type { Principal } from './principal.ts';
 import * as repo from './repo.ts';
 
@@ -21,7 +21,7 @@ import * as repo from './repo.ts';
 export interface AuthServices {
   db: Queryable;
   credentials: CredentialCache<Principal>;
-  throttle: LoginThrottle;
+  throttle: SignInThrottle;
   knownAddresses: KnownAddresses;
   secretUsage: SecretUsage;
   /** Where refused tries are reported (the audit log's ThrottledLog): never waits. */
@@ -127,10 +127,10 @@ async function reservePasswordTry(
   account: string,
   address: string,
 ): Promise<Attempt | number> {
-  const attempt = deps.throttle.reserveUser(account, address);
+  const attempt = await deps.throttle.reserveUser(account, address);
   if (
     typeof attempt === 'number' &&
-    deps.throttle.refusedOnlyForUnknownAddress(account, address) &&
+    (await deps.throttle.refusedOnlyForUnknownAddress(account, address)) &&
     (await deps.knownAddresses.isKnown(account, address))
   ) {
     return deps.throttle.reserveUser(account, address, true);
@@ -190,7 +190,7 @@ export function authenticate(deps: AuthServices) {
         verify(deps, account, password),
       );
       if (!principal) {
-        const wait = deps.throttle.secretFailed(request.ip);
+        const wait = await deps.throttle.secretFailed(request.ip);
         if (wait > 0) throw refuse(wait);
         throw unauthorized('Invalid credentials');
       }

@@ -87,3 +87,44 @@ describe('CredentialCache against changes during a check', () => {
     expect(cache.get('k')).toBe('new');
   });
 });
+
+describe('CredentialCache.forgetAll', () => {
+  it('drops every entry and keeps checks already running from caching', () => {
+    const cache = new CredentialCache<string>();
+    cache.set('a', { value: 'a', subjects: ['user-1'] }, cache.ticket());
+    cache.set('b', { value: 'b', subjects: ['client-1'] }, cache.ticket());
+    const running = cache.ticket();
+    cache.forgetAll();
+    expect(cache.size).toBe(0);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.set('c', { value: 'c', subjects: ['user-9'] }, running)).toBe(
+      false,
+    );
+    expect(
+      cache.set('c', { value: 'c', subjects: ['user-9'] }, cache.ticket()),
+    ).toBe(true);
+  });
+});
+
+describe('CredentialCache.suspend', () => {
+  it('serves and keeps nothing while suspended, and starts empty on resume', () => {
+    const cache = new CredentialCache<string>();
+    cache.set('a', { value: 'a', subjects: ['user-1'] }, cache.ticket());
+    const running = cache.ticket();
+    cache.suspend();
+    expect(cache.get('a')).toBeUndefined();
+    expect(
+      cache.set('b', { value: 'b', subjects: ['user-2'] }, cache.ticket()),
+    ).toBe(false);
+    cache.resume();
+    expect(cache.get('a')).toBeUndefined();
+    // A check that started before or during the outage may have missed a revocation.
+    expect(cache.set('c', { value: 'c', subjects: ['user-3'] }, running)).toBe(
+      false,
+    );
+    expect(
+      cache.set('c', { value: 'c', subjects: ['user-3'] }, cache.ticket()),
+    ).toBe(true);
+    expect(cache.get('c')).toBe('c');
+  });
+});

@@ -51,6 +51,10 @@ export class CredentialCache<T> {
     { ticket: CheckTicket; result: Promise<T | undefined> }
   >();
   private generation = 0;
+  /** The generation of the last `forgetAll`: checks that started before it are not cached. */
+  private allForgotten = 0;
+  /** While revocations may be missed: nothing is served from the cache or kept in it. */
+  private suspended = false;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
 
@@ -80,6 +84,7 @@ export class CredentialCache<T> {
   }
 
   get(key: string, now = Date.now()): T | undefined {
+    if (this.suspended) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= now) {
@@ -106,6 +111,7 @@ export class CredentialCache<T> {
   ): boolean {
     const { value, subjects } = verified;
     if (since.at <= now - FORGET_HORIZON_MS) return false;
+    if (this.suspended || this.allForgotten > since.generation) return false;
     for (const subject of subjects) {
       const forgotten = this.forgotten.get(subject);
       if (forgotten && forgotten.generation > since.generation) return false;
@@ -181,6 +187,32 @@ export class CredentialCache<T> {
       if (at.at > now - FORGET_HORIZON_MS) break;
       this.forgotten.delete(old);
     }
+  }
+
+  /**
+   * Drops every cached credential, and keeps every check already running from caching what it
+   * read: after revocations may have been missed (the node's LISTEN connection was down).
+   */
+  forgetAll(): void {
+    this.entries.clear();
+    this.bySubject.clear();
+    this.generation += 1;
+    this.allForgotten = this.generation;
+  }
+
+  /**
+   * Stops caching, from an empty cache, while this node may miss revocations made by others
+   * (its LISTEN connection is down): every credential is checked against the database.
+   */
+  suspend(): void {
+    this.suspended = true;
+    this.forgetAll();
+  }
+
+  /** Revocations are heard again: caching starts again from an empty cache. */
+  resume(): void {
+    this.forgetAll();
+    this.suspended = false;
   }
 
   get size(): number {

@@ -87,7 +87,27 @@ export interface Attempt {
 }
 
 /**
- * Limits password guessing, and bounds wrong API-client secrets. Counters are per node.
+ * What authentication asks of a sign-in throttle: LoginThrottle (in memory, for the embedded
+ * database) or SharedLoginThrottle (in PostgreSQL, for every node of a fleet).
+ */
+export interface SignInThrottle {
+  reserveUser(
+    account: string,
+    address: string,
+    knownAddress?: boolean,
+  ): Attempt | number | Promise<Attempt | number>;
+  refusedOnlyForUnknownAddress(
+    account: string,
+    address: string,
+  ): boolean | Promise<boolean>;
+  secretFailed(address: string): number | Promise<number>;
+}
+
+/**
+ * Limits password guessing, and bounds wrong API-client secrets. Counters are in this process:
+ * what the embedded database needs, as one process alone opens it (its DATA_DIR is locked), so
+ * this node's counts are every node's; in memory the window slides exactly and a failed try
+ * costs no write. On PostgreSQL, SharedLoginThrottle counts the same keys for every node.
  *
  * Passwords: a try is reserved before the check runs and given back only when the password
  * was right, so checks in flight count: however many requests arrive at once, no more than
@@ -106,7 +126,7 @@ export interface Attempt {
  * per-address counter (`secretFailed`), which refuses only further wrong secrets and never a
  * user's password.
  */
-export class LoginThrottle {
+export class LoginThrottle implements SignInThrottle {
   private readonly window: SlidingWindow;
   private readonly limits: ThrottleLimits;
 
@@ -125,7 +145,7 @@ export class LoginThrottle {
     knownAddress = false,
     now = Date.now(),
   ): Attempt | number {
-    const keys = this.userKeys(account, address, !knownAddress);
+    const keys = userKeys(this.limits, account, address, !knownAddress);
     const wait = this.window.take(keys, now);
     if (wait > 0) return wait;
     const giveBack = () => {
@@ -153,29 +173,36 @@ export class LoginThrottle {
    */
   secretFailed(address: string, now = Date.now()): number {
     return this.window.take(
-      [{ key: `s:${address}`, limit: this.limits.secretsPerAddress }],
+      [{ key: secretKey(address), limit: this.limits.secretsPerAddress }],
       now,
     );
   }
+}
 
-  private userKeys(account: string, address: string, enforceWide: boolean) {
-    return [
-      { key: pairKey(account, address), limit: this.limits.perAccountAddress },
-      {
-        key: `a:${account}`,
-        limit: this.limits.perAccount,
-        enforce: enforceWide,
-      },
-      {
-        key: `i:${address}`,
-        limit: this.limits.perAddress,
-        enforce: enforceWide,
-      },
-    ];
-  }
+/** The counters a password try at `account` from `address` counts on, with their limits. */
+export function userKeys(
+  limits: ThrottleLimits,
+  account: string,
+  address: string,
+  enforceWide: boolean,
+): { key: string; limit: number; enforce: boolean }[] {
+  return [
+    {
+      key: pairKey(account, address),
+      limit: limits.perAccountAddress,
+      enforce: true,
+    },
+    { key: `a:${account}`, limit: limits.perAccount, enforce: enforceWide },
+    { key: `i:${address}`, limit: limits.perAddress, enforce: enforceWide },
+  ];
+}
+
+/** The counter of wrong API-client secrets from one address. */
+export function secretKey(address: string): string {
+  return `s:${address}`;
 }
 
 /** The counter of one account at one address. */
-function pairKey(account: string, address: string): string {
+export function pairKey(account: string, address: string): string {
   return `p:${account}\0${address}`;
 }
