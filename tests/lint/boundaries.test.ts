@@ -14,7 +14,8 @@ async function restrictedImports(filePath: string, code: string) {
     .map((m) => m.message);
 }
 
-describe('import boundaries', () => {
+// The first lint loads every plugin and the type-aware config: seconds on a busy machine.
+describe('import boundaries', { timeout: 30_000 }, () => {
   it('refuses a server feature importing another feature', async () => {
     expect(
       await restrictedImports(
