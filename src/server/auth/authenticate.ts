@@ -198,20 +198,23 @@ export function authenticate(deps: AuthServices) {
       noteUse(deps, principal);
       return;
     }
-    const attempt = await reservePasswordTry(deps, account, request.ip);
-    if (typeof attempt === 'number') throw refuse(attempt);
-    let principal: Principal | undefined;
-    try {
-      principal = await deps.credentials.verifyOnce(key, () =>
-        verify(deps, account, password),
-      );
-    } catch (error) {
-      // The database failed, not the guess: the try is given back.
-      attempt.cancel();
-      throw error;
-    }
+    // The try is reserved inside the shared check: requests for the same pair arriving while
+    // the reservation waits for the database (the fleet's throttle) share it, instead of each
+    // spending a try (50 parallel first requests of one script were refused 429).
+    const principal = await deps.credentials.verifyOnce(key, async () => {
+      const attempt = await reservePasswordTry(deps, account, request.ip);
+      if (typeof attempt === 'number') throw refuse(attempt);
+      try {
+        const verified = await verify(deps, account, password);
+        if (verified) attempt.succeeded();
+        return verified;
+      } catch (error) {
+        // The database failed, not the guess: the try is given back.
+        attempt.cancel();
+        throw error;
+      }
+    });
     if (!principal) throw unauthorized('Invalid credentials');
-    attempt.succeeded();
     if (principal.kind === 'user') {
       void deps.knownAddresses.signedIn(
         { id: principal.user.id, account },
