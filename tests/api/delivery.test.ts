@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { registerUser } from '../support/http.ts';
+import {
+  adminHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../support/seed.ts';
 import { waitForMessage } from '../support/delivery.ts';
 import { reassemble, startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from './fixtures.ts';
 
 /**
  * Delivery over a real SMPP bind to the test SMSC: states, receipts, failover and refunds, seen

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../support/delivery.ts';
-import { registerUser } from '../support/http.ts';
+import {
+  adminHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 import {
   sendVonageReceipt,
@@ -13,7 +18,6 @@ import {
   startWorldSpecialGateway,
   type TestGateway,
 } from '../support/world-special-server.ts';
-import { adminHttp, createClient, giveCredit } from './fixtures.ts';
 
 /**
  * The HTTP providers wired into delivery: VONAGE_SMS against a local server speaking Vonage's

@@ -114,8 +114,8 @@ test.describe('A screen opened by a direct link looks as when reached in the app
   test.setTimeout(120_000);
 
   test('customer screens', async ({ page, request, user }) => {
-    const client = await createClientViaApi(request, user, 'Styled shop');
-    await grantCreditViaApi(request, client.id, '5');
+    const client = await createClientViaApi(user, 'Styled shop');
+    await grantCreditViaApi(client.id, '5');
     const sent = await request.post(`/api/clients/${client.id}/messages/sms`, {
       headers: { authorization: basicAuth(user.email, user.password) },
       data: { sender: 'Skyline', recipient: '447700900123', body: 'Hello' },
@@ -149,7 +149,7 @@ test.describe('A screen opened by a direct link looks as when reached in the app
   });
 
   test('admin screens', async ({ page, request, user }) => {
-    const client = await createClientViaApi(request, user, 'Routed shop');
+    const client = await createClientViaApi(user, 'Routed shop');
     const split = await request.post('/api/admin/routes/split', {
       headers: adminHeaders,
       data: {

@@ -1,7 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.ts';
 import { UNRECORDED_PER_WINDOW_SLOT } from '../../../src/server/delivery/engine.ts';
 import { isFinal } from '../../support/delivery.ts';
-import { httpClient, registerUser } from '../../support/http.ts';
+import { httpClient } from '../../support/http.ts';
+import {
+  createClient,
+  registerUser,
+  defaultBalancePath,
+} from '../../support/seed.ts';
 import {
   migratedDataDir,
   spawnServer,
@@ -13,7 +19,6 @@ import {
   type SmscProcess,
 } from '../../support/smsc-process.ts';
 import { ADMIN } from '../../support/start-server.ts';
-import { createClient } from '../fixtures.ts';
 
 /**
  * Crash: a real server process on a real DATA_DIR delivers to a slow SMSC in another process;
@@ -55,10 +60,9 @@ describe('delivery survives SIGKILL of the server', () => {
       username: ADMIN.email,
       password: ADMIN.password,
     });
-    await admin.post(
-      `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-      { amount: 100 },
-    );
+    await admin.post(`${defaultBalancePath(client.id)}/freecredit`, {
+      amount: 100,
+    });
 
     const t0 = Date.now();
     const phase = (what: string) =>
@@ -80,11 +84,13 @@ describe('delivery survives SIGKILL of the server', () => {
     );
     phase(`accepted ${accepted.length}`);
     // Kill while the SMSC is still working through them.
-    for (;;) {
-      const { submits } = await smsc.stats();
-      if (submits >= 30) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const slowSmsc = smsc;
+    await expect
+      .poll(async () => (await slowSmsc.stats()).submits, {
+        timeout: 30_000,
+        interval: 20,
+      })
+      .toBeGreaterThanOrEqual(30);
     first.child.kill('SIGKILL');
     await first.exited;
     const atKill = (await smsc.stats()).submits;
@@ -98,18 +104,15 @@ describe('delivery survives SIGKILL of the server', () => {
       username: owner.email,
       password: owner.password,
     });
-    const deadline = Date.now() + 20_000;
-    let messages: { id: string; state: string }[] = [];
-    for (;;) {
-      const list = await http.get(
-        `/api/clients/${client.id}/messages?count=300`,
-      );
-      messages = list.body.messages;
-      if (messages.every((m) => isFinal(m.state))) break;
-      if (Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    phase('all final (or deadline)');
+    const messages: { id: string; state: string }[] = await eventually(
+      async () =>
+        (await http.get(`/api/clients/${client.id}/messages?count=300`)).body
+          .messages,
+      (found: { id: string; state: string }[]) =>
+        found.every((m) => isFinal(m.state)),
+      { what: 'every message final', timeout: 20_000, interval: 200 },
+    );
+    phase('all final');
     const states = messages.reduce<Record<string, number>>((acc, m) => {
       acc[m.state] = (acc[m.state] ?? 0) + 1;
       return acc;

@@ -1,9 +1,13 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../../support/delivery.ts';
-import { registerUser } from '../../support/http.ts';
+import {
+  adminHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../../support/seed.ts';
 import { startSmsc, type TestSmsc } from '../../support/smsc.ts';
 import { startServer, type TestServer } from '../../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from '../fixtures.ts';
 
 /**
  * Delivery faults with a real SMPP bind and real concurrency: what one provider sends must not
