@@ -73,11 +73,14 @@ let server: TestServer;
  */
 let strict: TestServer;
 let silentDns: dgram.Socket;
+/** Queries the silent DNS server got (and never answered). */
+let silentDnsQueries = 0;
 const STRICT_DNS_TIMEOUT_MS = 2_000;
 
 beforeAll(async () => {
   receiver = await startReceiver();
   silentDns = dgram.createSocket('udp4');
+  silentDns.on('message', () => (silentDnsQueries += 1));
   await new Promise<void>((r) => silentDns.bind(0, '127.0.0.1', r));
   server = await startServer({ STATUS_CALLBACK_ALLOW_PRIVATE: 'true' });
   strict = await startServer({
@@ -219,12 +222,18 @@ describe('statusCallbackUrl on the client', () => {
     const slow = await customer(strict);
     const path = `/api/clients/${slow.client.id}`;
     const started = Date.now();
+    const queriesBefore = silentDnsQueries;
     const pending = Array.from({ length: 6 }, (_, i) =>
       slow.http.put(path, {
         statusCallbackUrl: `https://hooks-${i}.never-answers.test/sms`,
       }),
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // The first lookups are asking the silent server.
+    await expect
+      .poll(() => silentDnsQueries - queriesBefore, {
+        timeout: STRICT_DNS_TIMEOUT_MS,
+      })
+      .toBeGreaterThanOrEqual(2);
     // A new user: registering and its first call hash and check a password on libuv's thread
     // pool, which blocking lookups (getaddrinfo) would be holding.
     const otherStarted = Date.now();

@@ -1,3 +1,6 @@
+import { expect } from 'vitest';
+import type { Queryable } from '../../src/server/db/client.ts';
+import { DELIVERY_QUEUE } from '../../src/server/delivery/queue.ts';
 import { eventually } from './eventually.ts';
 import type { HttpClient } from './http.ts';
 
@@ -27,3 +30,23 @@ export function waitForMessage(
 }
 
 export const isFinal = (state: string) => FINAL.includes(state);
+
+/**
+ * Waits until the delivery queue holds no job left to run (created, retrying or active): after
+ * it, no duplicate job can still submit or refund anything.
+ */
+export async function queueDrained(db: Queryable, timeout = 10_000) {
+  await expect
+    .poll(
+      async () =>
+        (
+          await db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pgboss.job
+             WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
+            [DELIVERY_QUEUE],
+          )
+        )[0]!.n,
+      { timeout, message: 'jobs left in the delivery queue' },
+    )
+    .toBe(0);
+}
