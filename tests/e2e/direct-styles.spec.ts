@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   ADMIN,
+  animationsDone,
   basicAuth,
   createClientViaApi,
   expect,
@@ -63,15 +64,17 @@ async function lookOf(page: Page): Promise<Record<string, unknown>> {
   // Settle: no request for 400 ms, the screen's data has come, no transition is under way,
   // and the pointer hovers nothing.
   await page.mouse.move(0, 0);
-  await page.waitForTimeout(100);
-  while (Date.now() - (lastActivity.get(page) ?? 0) < 400) {
-    await page.waitForTimeout(100);
-  }
+  await expect
+    .poll(() => Date.now() - (lastActivity.get(page) ?? 0), {
+      intervals: [100],
+      message: 'the page is quiet for 400 ms',
+    })
+    .toBeGreaterThanOrEqual(400);
   await expect(
     page.getByRole('main').getByRole('heading').first(),
   ).toBeVisible();
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await page.waitForTimeout(200);
+  await animationsDone(page);
   // A script text: the e2e project is typed for Node, without the DOM's names.
   return page.evaluate(`(() => {
     const main = document.querySelector('main');

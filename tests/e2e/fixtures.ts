@@ -76,6 +76,26 @@ export async function loginAs(
   ).toBeVisible();
 }
 
+/**
+ * Waits until no finite CSS transition or animation of the page is running (a drawer has slid
+ * in, a hover has faded); spinners, which never end, do not count. Fails naming those still
+ * running. A script text: the e2e project is typed for Node, without the DOM's names.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(`document
+        .getAnimations()
+        .filter(
+          (a) =>
+            a.playState === 'running' &&
+            a.effect?.getComputedTiming().iterations !== Infinity,
+        )
+        .map((a) => a.animationName || a.transitionProperty)`),
+    )
+    .toEqual([]);
+}
+
 /** Fails on serious or critical accessibility violations of the current page. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

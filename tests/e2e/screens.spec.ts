@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import {
   ADMIN,
+  animationsDone,
   createClientViaApi,
   grantCreditViaApi,
   loginAs,
@@ -113,8 +114,7 @@ for (const viewport of VIEWPORTS) {
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Quick Start' })
         .waitFor();
-      // Let the drawer finish sliding in.
-      await page.waitForTimeout(300);
+      await animationsDone(page); // the drawer has slid in
       await shot('phone-menu');
     }
   });
