@@ -87,7 +87,7 @@ describe('delivery survives SIGKILL of the server', () => {
     const slowSmsc = smsc;
     await expect
       .poll(async () => (await slowSmsc.stats()).submits, {
-        timeout: 30_000,
+        timeout: 60_000, // the test's own limit governs
         interval: 20,
       })
       .toBeGreaterThanOrEqual(30);

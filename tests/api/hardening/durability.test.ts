@@ -61,7 +61,7 @@ describe('the embedded database survives SIGKILL', () => {
     });
     await expect
       .poll(() => written.filter((w) => w.clientId).length, {
-        timeout: 30_000,
+        timeout: 60_000, // the test's own limit governs
         interval: 20,
       })
       .toBeGreaterThanOrEqual(24);
