@@ -71,6 +71,8 @@ function sms(text: string, fields: Partial<OutgoingSms> = {}): OutgoingSms {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How the tests wait for the SMSC fake, which answers within milliseconds. */
+const SOON = { timeout: 5_000, interval: 5 };
 
 describe('SMPP connector: encoding on the wire', () => {
   it('sends GSM-7 as data_coding 0 with escapes the SMSC decodes back', async () => {
@@ -194,13 +196,7 @@ describe('SMPP connector: receipts', () => {
       o.kind === 'submitted' ? o.providerMessageIds[0] : '',
     );
     expect(ids[0]).toMatch(/^id_/);
-    await expect
-      .poll(() => smsc.receiptAnswers.length === 6, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'receipt answers',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(6);
     expect(receipts).toEqual([
       { providerMessageId: ids[0], state: 'DELIVERED', error: null },
       {
@@ -223,26 +219,14 @@ describe('SMPP connector: receipts', () => {
     });
     const receipts = collect(connector);
     const first = await connector.submit(sms('one'));
-    await expect
-      .poll(() => receipts.length === 2, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'two receipts',
-      })
-      .toBe(true);
+    await expect.poll(() => receipts.length, SOON).toBe(2);
     expect(receipts[0]).toEqual(receipts[1]);
     expect(first).toEqual({
       kind: 'submitted',
       providerMessageIds: [receipts[0]!.providerMessageId],
     });
     expect((await connector.submit(sms('two'))).kind).toBe('submitted');
-    await expect
-      .poll(() => receipts.length === 4, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'four receipts',
-      })
-      .toBe(true);
+    await expect.poll(() => receipts.length, SOON).toBe(4);
     expect(smsc.binds).toHaveLength(1);
     expect(smsc.receiptAnswers.every((a) => a.status === 0)).toBe(true);
   });
@@ -262,13 +246,7 @@ describe('SMPP connector: receipts', () => {
     const id = smsc.submits[0]!.messageId;
     // Read in one go, the receipt reaches the handler first: the lead must keep it.
     expect(events).toEqual([`receipt ${id}`, `submitted ${id}`]);
-    await expect
-      .poll(() => smsc.receiptAnswers.length === 1, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'receipt answer',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(1);
     expect(smsc.receiptAnswers[0]!.status).toBe(0);
   });
 
@@ -283,13 +261,7 @@ describe('SMPP connector: receipts', () => {
     const id =
       outcome.kind === 'submitted' ? outcome.providerMessageIds[0]! : '';
     smsc.sendReceipt(id, { stat: 'DELIVRD' });
-    await expect
-      .poll(() => smsc.receiptAnswers.length === 1, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'first answer',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(1);
     // A failed handler asks the SMSC to deliver the receipt again later.
     expect(smsc.receiptAnswers[0]).toEqual({ messageId: id, status: 0x64 });
     smsc.sendReceipt(id, { stat: 'DELIVRD' });
@@ -303,13 +275,7 @@ describe('SMPP connector: receipts', () => {
       source_addr: '447700900123',
       short_message: Buffer.from('STOP'),
     });
-    await expect
-      .poll(() => smsc.receiptAnswers.length === 5, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'all answers',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(5);
     expect(smsc.receiptAnswers.slice(1).map((a) => a.status)).toEqual([
       0, 0, 0, 0,
     ]);
@@ -419,13 +385,7 @@ describe('SMPP connector: waits that are not tries', () => {
       { unboundWaitMs: 150, pendingTimeoutMs: 5_000 },
     );
     const connector = first.connector;
-    await expect
-      .poll(() => first.smsc.sessionCount === 1, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'a bound session',
-      })
-      .toBe(true);
+    await expect.poll(() => first.smsc.sessionCount, SOON).toBe(1);
     const port = first.smsc.port;
     await first.smsc.close();
     // The connector has seen its bind go.
@@ -444,13 +404,7 @@ describe('SMPP connector: waits that are not tries', () => {
       port,
     });
     smsc = again; // closed after the test
-    await expect
-      .poll(() => again.sessionCount === 1, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'the rebind',
-      })
-      .toBe(true);
+    await expect.poll(() => again.sessionCount, SOON).toBe(1);
     expect((await connector.submit(sms('back'))).kind).toBe('submitted');
   });
 
@@ -459,13 +413,7 @@ describe('SMPP connector: waits that are not tries', () => {
       { password: 'wrong-password' },
       { reconnectMinMs: 20, reconnectMaxMs: 40, unboundWaitMs: 300 },
     );
-    await expect
-      .poll(() => smsc.binds.length >= 1, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'a refused bind',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.binds.length, SOON).toBeGreaterThanOrEqual(1);
     const pending = connector.submit(sms('just in time'));
     smsc.options.password = PASSWORD;
     smsc.options.answerDelayMs = 400; // answered after the short wait is over
@@ -477,13 +425,7 @@ describe('SMPP connector: waits that are not tries', () => {
       {},
       { maxTps: 2, pendingTimeoutMs: 700 },
     );
-    await expect
-      .poll(() => smsc.sessionCount === 1, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'a bound session',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.sessionCount, SOON).toBe(1);
     const outcomes = await Promise.all(
       Array.from({ length: 6 }, (_, i) => connector.submit(sms(`tps ${i}`))),
     );
@@ -511,13 +453,7 @@ describe('SMPP connector: the bind', () => {
       { password: 'wrong-password' },
       { reconnectMinMs: 20, reconnectMaxMs: 160, pendingTimeoutMs: 400 },
     );
-    await expect
-      .poll(() => smsc.binds.length >= 5, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'five bind attempts',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.binds.length, SOON).toBeGreaterThanOrEqual(5);
     expect(smsc.binds.every((b) => !b.accepted && b.systemId === 'acme')).toBe(
       true,
     );
@@ -530,13 +466,7 @@ describe('SMPP connector: the bind', () => {
       error: 'SMSC unavailable: bind refused: 0x0d ESME_RBINDFAIL',
     });
     smsc.options.password = PASSWORD;
-    await expect
-      .poll(() => smsc.sessionCount === 1, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'a bound session',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.sessionCount, SOON).toBe(1);
     expect((await connector.submit(sms('now'))).kind).toBe('submitted');
     expect(logLines.join('\n')).toContain('SMPP bind refused');
   });
@@ -548,13 +478,7 @@ describe('SMPP connector: the bind', () => {
     const pending = ['d1', 'd2', 'd3'].map((text) =>
       connector.submit(sms(text)).finally(() => (settled += 1)),
     );
-    await expect
-      .poll(() => smsc.submits.length === 3, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'three submits',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.submits.length, SOON).toBe(3);
     smsc.drop();
     const outcomes = await Promise.all(pending);
     expect(outcomes.map((o) => o.kind)).toEqual([
@@ -580,13 +504,7 @@ describe('SMPP connector: the bind', () => {
     smsc.script({}, { noAnswer: true });
     const text = 'q'.repeat(200);
     const pending = connector.submit(sms(text));
-    await expect
-      .poll(() => smsc.submits.length === 2, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'two parts',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.submits.length, SOON).toBe(2);
     smsc.drop();
     const outcome = await pending;
     // Part 1 was accepted before the drop; part 2 is sent again on the new bind.
@@ -624,22 +542,10 @@ describe('SMPP connector: the bind', () => {
       {},
       { enquireLinkMs: 40, responseTimeoutMs: 100 },
     );
-    await expect
-      .poll(() => smsc.enquireLinks >= 3, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'enquire_links',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.enquireLinks, SOON).toBeGreaterThanOrEqual(3);
     expect(smsc.binds).toHaveLength(1);
     smsc.options.answerEnquireLink = false;
-    await expect
-      .poll(() => smsc.binds.length === 2, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'a rebind',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.binds.length, SOON).toBe(2);
     smsc.options.answerEnquireLink = true;
   });
 
@@ -647,25 +553,13 @@ describe('SMPP connector: the bind', () => {
     const { smsc, connector } = await setUp();
     smsc.script({ noAnswer: true });
     const pending = connector.submit(sms('late'));
-    await expect
-      .poll(() => smsc.submits.length === 1, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'the submit',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.submits.length, SOON).toBe(1);
     await connector.close();
     expect(await pending).toEqual({
       kind: 'retry',
       error: 'SMPP connector closed',
     });
-    await expect
-      .poll(() => smsc.sessionCount === 0, {
-        timeout: 5_000,
-        interval: 5,
-        message: 'the unbind',
-      })
-      .toBe(true);
+    await expect.poll(() => smsc.sessionCount, SOON).toBe(0);
     expect(await connector.submit(sms('after'))).toMatchObject({
       kind: 'retry',
     });
