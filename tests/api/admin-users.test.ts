@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, registerUser, uniqueEmail } from '../support/http.ts';
+import { httpClient } from '../support/http.ts';
+import { adminHttp, registerUser, uniqueEmail } from '../support/seed.ts';
 import {
   ADMIN,
   startServer,
   type TestServer,
 } from '../support/start-server.ts';
-import { adminHttp } from './fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {

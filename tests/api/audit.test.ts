@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.ts';
+import { httpClient, type HttpClient } from '../support/http.ts';
 import {
-  httpClient,
+  adminHttp,
+  clientHttp,
+  createClient,
   registerUser,
+  setRoles,
   uniqueEmail,
-  type HttpClient,
-} from '../support/http.ts';
+  defaultBalancePath,
+} from '../support/seed.ts';
 import {
   ADMIN,
   startServer,
   type TestServer,
 } from '../support/start-server.ts';
-import { adminHttp, clientHttp, createClient, setRoles } from './fixtures.ts';
 
 let server: TestServer;
 let admin: HttpClient;
@@ -69,7 +73,7 @@ describe('each privileged action is recorded with actor, address, target and the
   it('credit.granted and balance.threshold_changed, on the client', async () => {
     const { http } = await registerUser(server.url);
     const client = await createClient(http);
-    const balancePath = `/api/admin/clients/${client.id}/balances/${client.id}`;
+    const balancePath = defaultBalancePath(client.id);
     const credit = await onlyNewEvent(
       () =>
         admin.post(`${balancePath}/freecredit`, {
@@ -358,12 +362,11 @@ describe('each privileged action is recorded with actor, address, target and the
     for (let i = 0; i < 12; i += 1) await wrong.get('/api/users/me');
     expect((await wrong.get('/api/users/me')).status).toBe(429);
     // Recorded beside the answer, not before it, and its count a moment later: wait for both.
-    let throttled: AuditEvent[] = [];
-    for (let i = 0; i < 100; i += 1) {
-      throttled = await events(`action=auth.throttled&targetId=${user.id}`);
-      if (throttled[0]?.after?.refused === 3) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const throttled = await eventually(
+      () => events(`action=auth.throttled&targetId=${user.id}`),
+      (found) => found[0]?.after?.refused === 3,
+      { what: 'auth.throttled with its count' },
+    );
     expect(throttled).toEqual([
       {
         id: expect.any(String),
@@ -405,14 +408,13 @@ describe('a change and its record commit together', () => {
     ).toBe(404);
     expect(
       (
-        await admin.post(
-          `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-          { amount: 'lots' },
-        )
+        await admin.post(`${defaultBalancePath(client.id)}/freecredit`, {
+          amount: 'lots',
+        })
       ).status,
     ).toBe(400);
     // Near numeric(15,4)'s limit the credit fails in the database: no balance change, no record.
-    const path = `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`;
+    const path = `${defaultBalancePath(client.id)}/freecredit`;
     await server.app.db.query(
       'UPDATE balances SET amount = 99999999999 WHERE id = $1',
       [client.id],
@@ -485,15 +487,14 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     async () => {
       const { client } = await freshUserAndClient();
       return () =>
-        admin.post(
-          `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-          { amount: 1 },
-        );
+        admin.post(`${defaultBalancePath(client.id)}/freecredit`, {
+          amount: 1,
+        });
     },
   'PUT /api/admin/clients/:clientId/balances/:balanceId': async () => {
     const { client } = await freshUserAndClient();
     return () =>
-      admin.put(`/api/admin/clients/${client.id}/balances/${client.id}`, {
+      admin.put(defaultBalancePath(client.id), {
         minThreshold: 3,
       });
   },
@@ -724,13 +725,12 @@ describe('refused sign-ins cannot flood the audit log (issue 15)', () => {
     expect(statuses.filter((s) => s === 401).length).toBe(100);
     expect(statuses.filter((s) => s === 429).length).toBe(500);
     // The count is brought up to date shortly after the tries, not on each one.
-    let throttled: AuditEvent[] = [];
-    for (let i = 0; i < 100; i += 1) {
-      throttled = (await staff.get('/api/admin/audit?action=auth.throttled'))
-        .body.events;
-      if (throttled[0]?.after?.refused === 500) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const throttled: AuditEvent[] = await eventually(
+      async () =>
+        (await staff.get('/api/admin/audit?action=auth.throttled')).body.events,
+      (found: AuditEvent[]) => found[0]?.after?.refused === 500,
+      { what: 'auth.throttled with its count', interval: 100 },
+    );
     expect(throttled).toHaveLength(1);
     const [event] = throttled;
     expect(event).toMatchObject({

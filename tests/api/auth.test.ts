@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, registerUser } from '../support/http.ts';
+import { httpClient } from '../support/http.ts';
+import {
+  clientHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { clientHttp, createClient, giveCredit } from './fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, registerUser } from '../support/http.ts';
+import { basic } from '../support/http.ts';
+import {
+  adminHttp,
+  createClient,
+  registerUser,
+  setRoles,
+} from '../support/seed.ts';
 import { expectLedgerBalanced } from '../support/ledger.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient, setRoles } from './fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {

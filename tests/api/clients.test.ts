@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../support/http.ts';
+import { createClient, registerUser } from '../support/seed.ts';
 import { expectLedgerBalanced } from '../support/ledger.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { createClient } from './fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../support/delivery.ts';
-import { registerUser } from '../support/http.ts';
+import {
+  adminHttp,
+  clientHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, clientHttp, createClient, giveCredit } from './fixtures.ts';
 
 /**
  * The message log calls (list, detail, CSV, admin variants, API-client credentials) and

@@ -3,7 +3,12 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../support/delivery.ts';
-import { httpClient, registerUser } from '../support/http.ts';
+import { httpClient } from '../support/http.ts';
+import {
+  createClient,
+  registerUser,
+  defaultBalancePath,
+} from '../support/seed.ts';
 import {
   launchServer,
   spawnServer,
@@ -12,7 +17,6 @@ import {
   type SpawnedServer,
 } from '../support/spawn-server.ts';
 import { ADMIN } from '../support/start-server.ts';
-import { createClient } from './fixtures.ts';
 
 /**
  * Accept-only API nodes and a delivery-only process (`npm run worker`) on one PostgreSQL; and the
@@ -76,12 +80,9 @@ describe.skipIf(!serverUrl)('on PostgreSQL', () => {
     await httpClient(api.url, {
       username: ADMIN.email,
       password: ADMIN.password,
-    }).post(
-      `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-      {
-        amount: 1,
-      },
-    );
+    }).post(`${defaultBalancePath(client.id)}/freecredit`, {
+      amount: 1,
+    });
     const sent = await owner.http.post(
       `/api/clients/${client.id}/messages/sms`,
       {

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { registerUser } from '../support/http.ts';
-import { waitForMessage } from '../support/delivery.ts';
+import {
+  adminHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../support/seed.ts';
+import { queueDrained, waitForMessage } from '../support/delivery.ts';
 import { reassemble, startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from './fixtures.ts';
 
 /**
  * Delivery over a real SMPP bind to the test SMSC: states, receipts, failover and refunds, seen
@@ -152,12 +156,15 @@ describe('delivery through SMPP', () => {
     const providerId = done.attempts[0].providerMessageId;
     smsc.sendReceipt(providerId, { stat: 'UNDELIV', err: '001' });
     smsc.sendReceipt('no-such-id', { stat: 'DELIVRD' });
-    await smsc.waitFor(
-      () =>
-        smsc.receiptAnswers.filter((r) => r.messageId === providerId).length >=
-          3 && smsc.receiptAnswers.some((r) => r.messageId === 'no-such-id'),
-      'receipts answered',
-    );
+    await expect
+      .poll(
+        () =>
+          smsc.receiptAnswers.filter((r) => r.messageId === providerId)
+            .length >= 3 &&
+          smsc.receiptAnswers.some((r) => r.messageId === 'no-such-id'),
+        { timeout: 5_000, interval: 5, message: 'receipts answered' },
+      )
+      .toBe(true);
     // Every receipt was acknowledged (status 0): the SMSC stops sending them.
     expect(
       smsc.receiptAnswers
@@ -236,7 +243,7 @@ describe('a message no method takes', () => {
     ]);
     for (const id of ids) expect((await c.wait(id)).state).toBe('FAILED');
     // Let the duplicate jobs run out.
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(server.app.db);
     expect(await c.balance()).toBe(1);
     const refunds = await server.app.db.query<{
       message_id: string;

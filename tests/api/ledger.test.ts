@@ -5,11 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { openDatabase } from '../../src/server/db/open.ts';
 import { ledgerDifferences } from '../../src/server/features/balances/ledger-check.ts';
-import { registerUser, type HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
+import {
+  adminHttp,
+  clientHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+  defaultBalancePath,
+} from '../support/seed.ts';
 import { expectLedgerBalanced } from '../support/ledger.ts';
 import { tempDataDir } from '../support/spawn-server.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, clientHttp, createClient, giveCredit } from './fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -31,7 +38,7 @@ async function customer() {
   const base = `/api/clients/${client.id}/balances/default`;
   const credit = (amount: number | string, reason?: unknown) =>
     adminHttp(server.url).post(
-      `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
+      `${defaultBalancePath(client.id)}/freecredit`,
       reason === undefined ? { amount } : { amount, reason },
     );
   const send = (body = 'Hello', http: HttpClient = owner.http) =>

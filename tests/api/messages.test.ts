@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, type HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
+import {
+  clientHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+  setRoles,
+} from '../support/seed.ts';
 import { expectLedgerBalanced } from '../support/ledger.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { clientHttp, createClient, giveCredit, setRoles } from './fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {

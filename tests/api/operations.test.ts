@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRoutes, roleMatrix } from '../../scripts/role-matrix.ts';
-import { httpClient, uniqueEmail } from '../support/http.ts';
+import { httpClient } from '../support/http.ts';
+import { uniqueEmail } from '../support/seed.ts';
 import {
   launchServer,
   spawnServer,
@@ -191,9 +192,11 @@ describe('the server process', () => {
       firstName: 'In',
       lastName: 'Flight',
     });
-    while (!server.output().includes('"url":"/api/register"')) {
-      await new Promise((r) => setTimeout(r, 1));
-    }
+    await expect
+      .poll(() => server.output().includes('"url":"/api/register"'), {
+        interval: 1,
+      })
+      .toBe(true);
     server.child.kill('SIGTERM');
     expect((await pending).status).toBe(201);
     expect((await server.exited).code).toBe(0);

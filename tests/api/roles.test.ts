@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, uniqueEmail } from '../support/http.ts';
+import {
+  adminHttp,
+  clientHttp,
+  createClient,
+  registerUser,
+  setRoles,
+  uniqueEmail,
+  defaultBalancePath,
+} from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, clientHttp, createClient, setRoles } from './fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -185,14 +192,14 @@ function adminCalls(ids: {
     ],
     [
       'POST',
-      `/api/admin/clients/${clientId}/balances/${clientId}/freecredit`,
+      `${defaultBalancePath(clientId)}/freecredit`,
       { amount: 1 },
       'CLIENT',
       'UPDATE',
     ],
     [
       'PUT',
-      `/api/admin/clients/${clientId}/balances/${clientId}`,
+      defaultBalancePath(clientId),
       { minThreshold: 2 },
       'CLIENT',
       'UPDATE',

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../support/http.ts';
+import { eventually } from '../support/eventually.ts';
+import {
+  adminHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from './fixtures.ts';
 
 /**
  * Route splits show the share they were configured for and the share of the client's messages
@@ -64,13 +69,11 @@ describe('configured and realised share of route splits', () => {
       }),
     );
     // Routed once a worker took each message.
-    const deadline = Date.now() + 20_000;
-    let routes = await list();
-    while (routes.reduce((sum, r) => sum + r.messages24h, 0) < total) {
-      if (Date.now() > deadline) throw new Error('messages not all routed');
-      await new Promise((r) => setTimeout(r, 200));
-      routes = await list();
-    }
+    const routes = await eventually(
+      list,
+      (found) => found.reduce((sum, r) => sum + r.messages24h, 0) >= total,
+      { what: 'every message routed', timeout: 20_000, interval: 200 },
+    );
     const [smpp, vonage, world] = routes;
     expect(smpp.messages24h + vonage.messages24h).toBe(total);
     expect(smpp.realisedShare).toBe(smpp.messages24h / total);

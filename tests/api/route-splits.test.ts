@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../support/http.ts';
+import { adminHttp, createClient, registerUser } from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient } from './fixtures.ts';
 
 let server: TestServer;
 beforeAll(async () => {

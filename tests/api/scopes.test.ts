@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHttp, clientHttp, createClient } from './fixtures.ts';
 import { httpClient } from '../support/http.ts';
+import { adminHttp, clientHttp, createClient } from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 
 /**

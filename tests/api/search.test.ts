@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+import { httpClient, type HttpClient } from '../support/http.ts';
+import { adminHttp, createClient, registerUser } from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient } from './fixtures.ts';
 
 let server: TestServer;
 let admin: HttpClient;

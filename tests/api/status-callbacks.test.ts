@@ -5,9 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCallbackSignature } from '../../src/server/delivery/callbacks/signature.ts';
 import { CALLBACKS_PER_CLIENT } from '../../src/server/delivery/callbacks/worker.ts';
 import { waitForMessage } from '../support/delivery.ts';
-import { registerUser } from '../support/http.ts';
+import { eventually } from '../support/eventually.ts';
+import {
+  adminHttp,
+  clientHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, clientHttp, createClient, giveCredit } from './fixtures.ts';
 
 /**
  * Status callbacks: a client's callback URL gets every state change of its messages, signed;
@@ -67,11 +73,14 @@ let server: TestServer;
  */
 let strict: TestServer;
 let silentDns: dgram.Socket;
+/** Queries the silent DNS server got (and never answered). */
+let silentDnsQueries = 0;
 const STRICT_DNS_TIMEOUT_MS = 2_000;
 
 beforeAll(async () => {
   receiver = await startReceiver();
   silentDns = dgram.createSocket('udp4');
+  silentDns.on('message', () => (silentDnsQueries += 1));
   await new Promise<void>((r) => silentDns.bind(0, '127.0.0.1', r));
   server = await startServer({ STATUS_CALLBACK_ALLOW_PRIVATE: 'true' });
   strict = await startServer({
@@ -104,21 +113,6 @@ async function customer(on: TestServer) {
     return sent.body as { id: string };
   };
   return { ...owner, client, send };
-}
-
-async function until<T>(
-  what: string,
-  get: () => T | Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await get();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const eventsOf = (messageId: string) =>
@@ -228,12 +222,18 @@ describe('statusCallbackUrl on the client', () => {
     const slow = await customer(strict);
     const path = `/api/clients/${slow.client.id}`;
     const started = Date.now();
+    const queriesBefore = silentDnsQueries;
     const pending = Array.from({ length: 6 }, (_, i) =>
       slow.http.put(path, {
         statusCallbackUrl: `https://hooks-${i}.never-answers.test/sms`,
       }),
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // The first lookups are asking the silent server.
+    await expect
+      .poll(() => silentDnsQueries - queriesBefore, {
+        timeout: STRICT_DNS_TIMEOUT_MS,
+      })
+      .toBeGreaterThanOrEqual(2);
     // A new user: registering and its first call hash and check a password on libuv's thread
     // pool, which blocking lookups (getaddrinfo) would be holding.
     const otherStarted = Date.now();
@@ -302,12 +302,12 @@ describe('statusCallbackUrl on the client', () => {
       [c.client.id, `http://localhost:${receiver.port}/hooks/sms`],
     );
     const sent = await c.send('rebound');
-    const detail = await until(
-      'refused callback attempts',
+    const detail = await eventually(
       async () =>
         (await c.http.get(`/api/clients/${c.client.id}/messages/${sent.id}`))
           .body,
       (m) => m.callbacks.length >= 3,
+      { what: 'refused callback attempts' },
     );
     expect(detail.callbacks[0]).toMatchObject({
       attempt: 1,
@@ -412,10 +412,10 @@ describe('POST /api/clients/{clientId}/statusCallback/rotateKey', () => {
     // A test event and a message's events are signed with the new key only.
     await c.http.post(`${path}/statusCallback/test`);
     const sent = await c.send('after rotation');
-    await until(
-      'three events',
+    await eventually(
       () => eventsOf(sent.id),
       (e) => e.length >= 3,
+      { what: 'three events' },
     );
     const signed = [
       receiver.received.findLast(
@@ -474,10 +474,10 @@ describe('status callback events', () => {
       .body.statusCallbackSigningKey;
     const sent = await c.send('Hello');
     await waitForMessage(c.http, c.client.id, sent.id);
-    const events = await until(
-      'three events',
+    const events = await eventually(
       () => eventsOf(sent.id),
       (e) => e.length >= 3,
+      { what: 'three events' },
     );
     expect(events.map((e) => e.body.state).sort()).toEqual([
       'ACCEPTED',
@@ -512,10 +512,10 @@ describe('status callback events', () => {
     expect(new Date(delivered.body.dateUpdated).toISOString()).toBe(
       delivered.body.dateUpdated,
     );
-    const detail = await until(
-      'callbacks recorded',
+    const detail = await eventually(
       async () => (await c.http.get(`${path}/messages/${sent.id}`)).body,
       (m) => m.callbacks.length >= 3,
+      { what: 'callbacks recorded' },
     );
     expect(
       detail.callbacks
@@ -551,11 +551,10 @@ describe('status callback events', () => {
     );
     try {
       const sent = await c.send('try again');
-      const delivered = await until(
-        'a DELIVERED event answered 200',
+      const delivered = await eventually(
         () => eventsOf(sent.id).filter((e) => e.body.state === 'DELIVERED'),
         (e) => e.some((x) => x.answered === 200),
-        30_000,
+        { what: 'a DELIVERED event answered 200', timeout: 30_000 },
       );
       expect(delivered.map((e) => e.answered)).toEqual([500, 200]);
       expect(delivered[0]!.raw).toBe(delivered[1]!.raw); // the same event
@@ -569,11 +568,11 @@ describe('status callback events', () => {
       const gap = delivered[1]!.at - delivered[0]!.at;
       expect(gap).toBeGreaterThanOrEqual(14_000);
       expect(gap).toBeLessThan(30_000);
-      const detail = await until(
-        'both tries recorded',
+      const detail = await eventually(
         async () => (await c.http.get(`${path}/messages/${sent.id}`)).body,
         (m) =>
           m.callbacks.filter((cb: any) => cb.state === 'DELIVERED').length >= 2,
+        { what: 'both tries recorded' },
       );
       expect(
         detail.callbacks
@@ -629,19 +628,18 @@ describe('fairness between clients', () => {
       });
       // 50 messages: 150 events for A's receiver, each try held for 10 s.
       for (let i = 0; i < 50; i += 1) await a.send(`flood ${i}`);
-      await until(
-        "A's receiver holding tries",
+      await eventually(
         () => hung.stats().open,
         (open) => open > 0,
+        { what: "A's receiver holding tries" },
       );
       const sentAt = Date.now();
       const sent = await b.send('on time');
       // Before: one worker took 20 of A's jobs and waited for all of them, 10 s a batch.
-      const [first] = await until(
-        "B's first callback",
+      const [first] = await eventually(
         () => eventsOf(sent.id),
         (events) => events.length > 0,
-        60_000,
+        { what: "B's first callback", timeout: 60_000 },
       );
       expect(first!.at - sentAt).toBeLessThan(5_000);
       expect(hung.stats().maxOpen).toBeLessThanOrEqual(CALLBACKS_PER_CLIENT);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { httpClient, registerUser, uniqueEmail } from '../support/http.ts';
+import { httpClient } from '../support/http.ts';
+import { registerUser, uniqueEmail } from '../support/seed.ts';
 
 let server: TestServer;
 beforeAll(async () => {

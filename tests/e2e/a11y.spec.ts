@@ -8,10 +8,10 @@ import {
 } from './fixtures.ts';
 
 /** axe on every customer screen and overlay: no serious or critical violation. */
-test('every customer screen passes axe', async ({ page, user, request }) => {
+test('every customer screen passes axe', async ({ page, user }) => {
   test.setTimeout(90_000);
-  const client = await createClientViaApi(request, user, 'Web shop');
-  await grantCreditViaApi(request, client.id, '5');
+  const client = await createClientViaApi(user, 'Web shop');
+  await grantCreditViaApi(client.id, '5');
   await loginAs(page, user);
 
   const screens: [string, string][] = [

@@ -31,10 +31,10 @@ test.describe('Accountability', () => {
     browser,
     request,
   }) => {
-    const customer = await registerViaApi(request, {
+    const customer = await registerViaApi({
       email: uniqueEmail('ledger'),
     });
-    const client = await createClientViaApi(request, customer, 'Alerts');
+    const client = await createClientViaApi(customer, 'Alerts');
 
     // Staff set a low-balance threshold on the admin client page, then grant credit there.
     const staffContext = await browser.newContext();
@@ -153,11 +153,10 @@ test.describe('Accountability', () => {
 
   test('staff find a customer by part of the e-mail, and the search stays in the URL', async ({
     page,
-    request,
   }) => {
     const email = uniqueEmail('findme');
-    const customer = await registerViaApi(request, { email });
-    await registerViaApi(request); // someone else, who must not match
+    const customer = await registerViaApi({ email });
+    await registerViaApi(); // someone else, who must not match
     const part = email.slice(7, 15).toUpperCase();
 
     await loginAs(page, ADMIN);
@@ -182,7 +181,7 @@ test.describe('Accountability', () => {
     user,
     request,
   }) => {
-    const client = await createClientViaApi(request, user, 'Integration');
+    const client = await createClientViaApi(user, 'Integration');
     const asClient = (secret: string) =>
       request.get(`/api/clients/${client.id}/balances/default`, {
         headers: { authorization: basicAuth(client.id, secret) },

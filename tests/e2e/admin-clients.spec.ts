@@ -24,8 +24,8 @@ async function customerWithClient(
   request: APIRequestContext,
   name = 'Shop',
 ): Promise<{ client: TestClient; userId: string }> {
-  const user = await registerViaApi(request);
-  const client = await createClientViaApi(request, user, name);
+  const user = await registerViaApi();
+  const client = await createClientViaApi(user, name);
   return { client, userId: user.id };
 }
 
@@ -120,18 +120,13 @@ test.describe('Admin shell', () => {
 test.describe('Admin clients', () => {
   test('lists every client with its user id, 30 a page, with Next and Previous', async ({
     page,
-    request,
   }) => {
     // Enough clients for a second page whatever other tests have created.
-    const owner = await registerViaApi(request);
+    const owner = await registerViaApi();
     for (let i = 0; i < 30; i += 1) {
-      await createClientViaApi(request, owner, `Paging ${i}`);
+      await createClientViaApi(owner, `Paging ${i}`);
     }
-    await createClientViaApi(
-      request,
-      await registerViaApi(request),
-      'Paging 30',
-    );
+    await createClientViaApi(await registerViaApi(), 'Paging 30');
 
     await openAdmin(page, '/admin/clients');
     const table = page.getByRole('table');
@@ -395,7 +390,7 @@ test('a user holding only ROLE_CLIENT_LIST sees the clients list and is refused 
   });
   expect(granted.status(), await granted.text()).toBe(200);
   // A client of its own, so the list is not empty whatever ran before.
-  await createClientViaApi(request, user, 'Listed client');
+  await createClientViaApi(user, 'Listed client');
   await loginAs(page, user);
   await page.goto('/#/admin/clients');
   await expect(page.locator('tbody tr').first()).toBeVisible();

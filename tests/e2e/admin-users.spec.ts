@@ -51,9 +51,8 @@ test.describe('Admin users', () => {
 
   test('the user card opens an edit panel; the changes persist', async ({
     page,
-    request,
   }) => {
-    const user = await registerViaApi(request);
+    const user = await registerViaApi();
     await loginAs(page, ADMIN);
     await page.goto(`/#/admin/users/${user.id}`);
     await page
@@ -95,8 +94,8 @@ test.describe('Admin users', () => {
     page,
     request,
   }) => {
-    const user = await registerViaApi(request);
-    await createClientViaApi(request, user, 'Existing');
+    const user = await registerViaApi();
+    await createClientViaApi(user, 'Existing');
     await loginAs(page, ADMIN);
     await page.goto(`/#/admin/users/${user.id}`);
     const section = page.getByRole('region', { name: 'Clients' });
@@ -129,7 +128,7 @@ test.describe('Admin users', () => {
     page,
     request,
   }) => {
-    const user = await registerViaApi(request);
+    const user = await registerViaApi();
     await loginAs(page, ADMIN);
     await page.goto(`/#/admin/users/${user.id}`);
     const section = page.getByRole('region', { name: 'Roles' });

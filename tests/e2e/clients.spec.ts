@@ -59,9 +59,8 @@ test.describe('Clients', () => {
   test('My Clients lists cards that open the client page', async ({
     page,
     user,
-    request,
   }) => {
-    const client = await createClientViaApi(request, user, 'Billing system');
+    const client = await createClientViaApi(user, 'Billing system');
     await loginAs(page, user);
     await page.goto('/#/clients');
     await expect(
@@ -74,8 +73,8 @@ test.describe('Clients', () => {
     ).toBeVisible();
   });
 
-  test('rename with Update or Cancel', async ({ page, user, request }) => {
-    const client = await createClientViaApi(request, user, 'Old name');
+  test('rename with Update or Cancel', async ({ page, user }) => {
+    const client = await createClientViaApi(user, 'Old name');
     await loginAs(page, user);
     await page.goto(`/#/clients/${client.id}`);
     await page.getByRole('button', { name: /Old name/ }).click();
@@ -99,7 +98,7 @@ test.describe('Clients', () => {
     user,
     request,
   }) => {
-    const client = await createClientViaApi(request, user);
+    const client = await createClientViaApi(user);
     await loginAs(page, user);
     await page.goto(`/#/clients/${client.id}`);
     await page.getByRole('button', { name: 'Reset Secret' }).click();
@@ -131,10 +130,9 @@ test.describe('Clients', () => {
   test("Delete Client asks first, says 'The client has been deleted' and goes back to /clients", async ({
     page,
     user,
-    request,
   }) => {
-    const client = await createClientViaApi(request, user, 'Doomed');
-    await createClientViaApi(request, user, 'Survivor');
+    const client = await createClientViaApi(user, 'Doomed');
+    await createClientViaApi(user, 'Survivor');
     await loginAs(page, user);
     await page.goto(`/#/clients/${client.id}`);
     await page.getByRole('button', { name: 'Delete Client' }).click();
@@ -156,10 +154,9 @@ test.describe('Clients', () => {
   test("the 31st client is refused with 'You have reach the maximum allowed number of clients.'", async ({
     page,
     user,
-    request,
   }) => {
     for (let i = 0; i < 30; i++) {
-      await createClientViaApi(request, user, `Client ${i + 1}`);
+      await createClientViaApi(user, `Client ${i + 1}`);
     }
     await loginAs(page, user);
     await page.goto('/#/clients');

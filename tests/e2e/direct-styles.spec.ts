@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   ADMIN,
+  animationsDone,
   basicAuth,
   createClientViaApi,
   expect,
@@ -63,15 +64,17 @@ async function lookOf(page: Page): Promise<Record<string, unknown>> {
   // Settle: no request for 400 ms, the screen's data has come, no transition is under way,
   // and the pointer hovers nothing.
   await page.mouse.move(0, 0);
-  await page.waitForTimeout(100);
-  while (Date.now() - (lastActivity.get(page) ?? 0) < 400) {
-    await page.waitForTimeout(100);
-  }
+  await expect
+    .poll(() => Date.now() - (lastActivity.get(page) ?? 0), {
+      intervals: [100],
+      message: 'the page is quiet for 400 ms',
+    })
+    .toBeGreaterThanOrEqual(400);
   await expect(
     page.getByRole('main').getByRole('heading').first(),
   ).toBeVisible();
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await page.waitForTimeout(200);
+  await animationsDone(page);
   // A script text: the e2e project is typed for Node, without the DOM's names.
   return page.evaluate(`(() => {
     const main = document.querySelector('main');
@@ -114,8 +117,8 @@ test.describe('A screen opened by a direct link looks as when reached in the app
   test.setTimeout(120_000);
 
   test('customer screens', async ({ page, request, user }) => {
-    const client = await createClientViaApi(request, user, 'Styled shop');
-    await grantCreditViaApi(request, client.id, '5');
+    const client = await createClientViaApi(user, 'Styled shop');
+    await grantCreditViaApi(client.id, '5');
     const sent = await request.post(`/api/clients/${client.id}/messages/sms`, {
       headers: { authorization: basicAuth(user.email, user.password) },
       data: { sender: 'Skyline', recipient: '447700900123', body: 'Hello' },
@@ -149,7 +152,7 @@ test.describe('A screen opened by a direct link looks as when reached in the app
   });
 
   test('admin screens', async ({ page, request, user }) => {
-    const client = await createClientViaApi(request, user, 'Routed shop');
+    const client = await createClientViaApi(user, 'Routed shop');
     const split = await request.post('/api/admin/routes/split', {
       headers: adminHeaders,
       data: {

@@ -1,88 +1,55 @@
-import { randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { ADMIN } from '../support/admin.ts';
+import { basic } from '../support/http.ts';
 import {
-  test as base,
-  expect,
-  type APIRequestContext,
-  type Page,
-} from '@playwright/test';
-import { ADMIN } from './admin.ts';
+  createClient,
+  giveCredit,
+  registerUser,
+  userHttp,
+  type TestClient,
+  type TestUser,
+} from '../support/seed.ts';
 
-export { ADMIN, expect };
+export { ADMIN, expect, basic as basicAuth };
+export {
+  uniqueEmail,
+  type TestClient,
+  type TestUser,
+} from '../support/seed.ts';
 
-export interface TestUser {
-  id: string;
-  email: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-  organization: string;
-}
-
-export function uniqueEmail(prefix = 'e2e'): string {
-  return `${prefix}-${randomBytes(5).toString('hex')}@example.test`;
-}
-
-export function basicAuth(email: string, password: string): string {
-  return `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
-}
+/**
+ * The e2e server's address: playwright.config.ts picks the port and hands it to every worker
+ * as E2E_PORT. Seeding goes through the same helpers as the API tests (tests/support/seed.ts).
+ */
+const E2E_URL = (() => {
+  const port = process.env.E2E_PORT;
+  if (!port)
+    throw new Error('E2E_PORT is not set: run through playwright.config.ts');
+  return `http://127.0.0.1:${port}`;
+})();
 
 /** Registers a customer through the API (PGlite cannot be shared across processes). */
-export async function registerViaApi(
-  request: APIRequestContext,
+export function registerViaApi(
   overrides: Partial<Omit<TestUser, 'id'>> = {},
 ): Promise<TestUser> {
-  const user = {
-    email: overrides.email ?? uniqueEmail(),
-    password: overrides.password ?? 'password-123',
-    firstName: overrides.firstName ?? 'Ada',
-    lastName: overrides.lastName ?? 'Lovelace',
-    organization: overrides.organization ?? 'Analytical Engines',
-  };
-  const answer = await request.post('/api/register', { data: user });
-  expect(answer.status(), await answer.text()).toBe(201);
-  const body = (await answer.json()) as { id: string };
-  return { ...user, id: body.id };
-}
-
-export interface TestClient {
-  id: string;
-  name: string;
-  secret: string;
+  return registerUser(E2E_URL, overrides);
 }
 
 /** Creates a client for `user` through the API. */
-export async function createClientViaApi(
-  request: APIRequestContext,
+export function createClientViaApi(
   user: { email: string; password: string },
   name = 'Main client',
 ): Promise<TestClient> {
-  const answer = await request.post('/api/clients', {
-    data: { name },
-    headers: { authorization: basicAuth(user.email, user.password) },
-  });
-  expect(answer.status(), await answer.text()).toBe(201);
-  return (await answer.json()) as TestClient;
+  return createClient(userHttp(E2E_URL, user), name);
 }
 
 /** The admin grants free credit to a client's default balance through the admin API. */
 export async function grantCreditViaApi(
-  request: APIRequestContext,
   clientId: string,
   amount: string,
 ): Promise<void> {
-  const headers = { authorization: basicAuth(ADMIN.email, ADMIN.password) };
-  const balance = await request.get(
-    `/api/admin/clients/${clientId}/balances/default`,
-    { headers },
-  );
-  expect(balance.status(), await balance.text()).toBe(200);
-  const { id } = (await balance.json()) as { id: string };
-  const credit = await request.post(
-    `/api/admin/clients/${clientId}/balances/${id}/freecredit`,
-    { headers, data: { amount } },
-  );
-  expect(credit.status(), await credit.text()).toBe(200);
+  await giveCredit(E2E_URL, clientId, amount);
 }
 
 /** Fills and submits the Login screen. */
@@ -107,6 +74,26 @@ export async function loginAs(
   await expect(
     page.getByRole('main').getByRole('heading').first(),
   ).toBeVisible();
+}
+
+/**
+ * Waits until no finite CSS transition or animation of the page is running (a drawer has slid
+ * in, a hover has faded); spinners, which never end, do not count. Fails naming those still
+ * running. A script text: the e2e project is typed for Node, without the DOM's names.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(`document
+        .getAnimations()
+        .filter(
+          (a) =>
+            a.playState === 'running' &&
+            a.effect?.getComputedTiming().iterations !== Infinity,
+        )
+        .map((a) => a.animationName || a.transitionProperty)`),
+    )
+    .toEqual([]);
 }
 
 /** Fails on serious or critical accessibility violations of the current page. */
@@ -146,7 +133,8 @@ export const test = base.extend<{
     await use(page);
     expect(problems, 'the browser reported errors').toEqual([]);
   },
-  user: async ({ request }, use) => {
-    await use(await registerViaApi(request));
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture takes
+  user: async ({}, use) => {
+    await use(await registerViaApi());
   },
 });

@@ -16,11 +16,10 @@ test.describe('Message Log', () => {
   test('send from the console → DELIVERED in the log → attempts → CSV; the admin sees it too', async ({
     page,
     user,
-    request,
   }, testInfo) => {
     test.setTimeout(60_000);
-    const client = await createClientViaApi(request, user, 'Alerts');
-    await grantCreditViaApi(request, client.id, '1.00');
+    const client = await createClientViaApi(user, 'Alerts');
+    await grantCreditViaApi(client.id, '1.00');
     await loginAs(page, user);
 
     await page.goto('/#/messaging');

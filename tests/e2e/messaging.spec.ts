@@ -12,9 +12,8 @@ import {
 test.describe('Messaging', () => {
   test('register → login → create client → see secret → credit → send SMS → balance drops', async ({
     page,
-    request,
   }) => {
-    const user = await registerViaApi(request, { firstName: 'Grace' });
+    const user = await registerViaApi({ firstName: 'Grace' });
     await loginAs(page, user);
     await expect(page).toHaveURL(/#\/quickstart$/);
 
@@ -31,7 +30,7 @@ test.describe('Messaging', () => {
 
     const widget = page.getByRole('region', { name: 'Balance', exact: true });
     await expect(widget.getByText('EUR 0.00')).toBeVisible();
-    await grantCreditViaApi(request, clientId, '1.00');
+    await grantCreditViaApi(clientId, '1.00');
     await page.reload();
     await expect(widget.getByText('EUR 1.00')).toBeVisible();
 
@@ -63,10 +62,9 @@ test.describe('Messaging', () => {
   test('the JSON preview and the segment counter follow the form live', async ({
     page,
     user,
-    request,
   }) => {
-    const client = await createClientViaApi(request, user);
-    await grantCreditViaApi(request, client.id, '0.2');
+    const client = await createClientViaApi(user);
+    await grantCreditViaApi(client.id, '0.2');
     await loginAs(page, user);
     await page.goto('/#/messaging/sms');
     await page.getByLabel('Recipient').fill('+1 555 0100');
@@ -86,9 +84,8 @@ test.describe('Messaging', () => {
   test("validation alerts block sending; 402 says 'Failed to send. Not enough Balance.'", async ({
     page,
     user,
-    request,
   }) => {
-    await createClientViaApi(request, user);
+    await createClientViaApi(user);
     await loginAs(page, user);
     await page.goto('/#/messaging');
     await expect(page).toHaveURL(/#\/messaging\/sms$/);
@@ -120,8 +117,8 @@ test('a 403 (the SMS role removed) logs out and goes to /login', async ({
   user,
   request,
 }) => {
-  const client = await createClientViaApi(request, user);
-  await grantCreditViaApi(request, client.id, '1');
+  const client = await createClientViaApi(user);
+  await grantCreditViaApi(client.id, '1');
   const removed = await request.put(
     `/api/admin/users/${user.id}/roles/remove`,
     {

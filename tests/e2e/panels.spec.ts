@@ -16,10 +16,9 @@ test.describe('Overlays and navigation', () => {
   test('Back from an admin client with Edit Client open shows the list, usable, with no panel', async ({
     page,
     user,
-    request,
   }) => {
     const name = `Panel ${randomBytes(4).toString('hex')}`;
-    const client = await createClientViaApi(request, user, name);
+    const client = await createClientViaApi(user, name);
     await loginAs(page, ADMIN);
     await page.goto('/#/admin/clients');
     await expect(page.getByRole('heading', { name: 'Clients' })).toBeVisible();

@@ -23,9 +23,9 @@ test.describe('Staff with some admin roles', () => {
     page,
     request,
   }) => {
-    const customer = await registerViaApi(request, { firstName: 'Grace' });
-    const client = await createClientViaApi(request, customer, 'Viewer shop');
-    const staff = await registerViaApi(request, { firstName: 'Vera' });
+    const customer = await registerViaApi({ firstName: 'Grace' });
+    const client = await createClientViaApi(customer, 'Viewer shop');
+    const staff = await registerViaApi({ firstName: 'Vera' });
     for (const role of VIEWER_ROLES) {
       const granted = await request.post(
         `/api/admin/users/${staff.id}/roles/add`,

@@ -8,10 +8,9 @@ import {
 
 test('Quick Start ticks Top Up the Balance only once the balance holds money', async ({
   page,
-  request,
   user,
 }) => {
-  const client = await createClientViaApi(request, user, 'Fresh shop');
+  const client = await createClientViaApi(user, 'Fresh shop');
   await loginAs(page, user);
   await page.goto('/#/quickstart');
   const topUp = page.getByRole('region', { name: 'Top Up the Balance' });
@@ -21,7 +20,7 @@ test('Quick Start ticks Top Up the Balance only once the balance holds money', a
   ).toBeAttached();
   await expect(topUp.getByText('Done')).toHaveCount(0);
 
-  await grantCreditViaApi(request, client.id, '5');
+  await grantCreditViaApi(client.id, '5');
   await page.reload();
   await expect(topUp.getByText('EUR 5.00')).toBeVisible();
   await expect(topUp.getByText('Done')).toBeAttached();

@@ -15,7 +15,7 @@ test('staff with no clients who open the admin area while the clients load stay 
   page,
   request,
 }) => {
-  const staff = await registerViaApi(request, { firstName: 'Rita' });
+  const staff = await registerViaApi({ firstName: 'Rita' });
   const granted = await request.post(`/api/admin/users/${staff.id}/roles/add`, {
     headers: adminHeaders,
     data: { role: 'ROLE_CLIENT_ADMIN' },

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import {
   ADMIN,
+  animationsDone,
   createClientViaApi,
   grantCreditViaApi,
   loginAs,
@@ -28,11 +29,7 @@ function shooter(page: Page, testInfo: TestInfo, size: string) {
 }
 
 for (const viewport of VIEWPORTS) {
-  test(`screens at ${viewport.name} size`, async ({
-    page,
-    user,
-    request,
-  }, testInfo) => {
+  test(`screens at ${viewport.name} size`, async ({ page, user }, testInfo) => {
     test.setTimeout(60_000);
     await page.setViewportSize(viewport);
     const shot = shooter(page, testInfo, viewport.name);
@@ -59,8 +56,8 @@ for (const viewport of VIEWPORTS) {
     await shot('client-secret-panel');
     await page.getByRole('button', { name: 'Close Panel' }).click();
 
-    const second = await createClientViaApi(request, user, 'Billing system');
-    await grantCreditViaApi(request, second.id, '25.5');
+    const second = await createClientViaApi(user, 'Billing system');
+    await grantCreditViaApi(second.id, '25.5');
     await page.goto('/#/clients');
     await page.reload();
     await heading('My Clients');
@@ -117,8 +114,7 @@ for (const viewport of VIEWPORTS) {
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Quick Start' })
         .waitFor();
-      // Let the drawer finish sliding in.
-      await page.waitForTimeout(300);
+      await animationsDone(page); // the drawer has slid in
       await shot('phone-menu');
     }
   });
@@ -128,15 +124,14 @@ for (const viewport of VIEWPORTS) {
   test(`admin screens at ${viewport.name} size`, async ({
     page,
     user,
-    request,
   }, testInfo) => {
     test.setTimeout(60_000);
     await page.setViewportSize(viewport);
     const shot = shooter(page, testInfo, viewport.name);
     const heading = (name: string) =>
       page.getByRole('heading', { name, exact: true }).first().waitFor();
-    const client = await createClientViaApi(request, user, 'Web shop');
-    await grantCreditViaApi(request, client.id, '25.5');
+    const client = await createClientViaApi(user, 'Web shop');
+    await grantCreditViaApi(client.id, '25.5');
 
     await loginAs(page, ADMIN);
     await page.goto('/#/admin/clients');

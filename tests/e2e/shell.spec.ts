@@ -27,11 +27,10 @@ test.describe('Customer shell', () => {
   test('the chosen client is saved under clientId and restored after a reload', async ({
     page,
     user,
-    request,
   }) => {
-    await createClientViaApi(request, user, 'First');
-    const second = await createClientViaApi(request, user, 'Second');
-    await grantCreditViaApi(request, second.id, '7.125');
+    await createClientViaApi(user, 'First');
+    const second = await createClientViaApi(user, 'Second');
+    await grantCreditViaApi(second.id, '7.125');
     await loginAs(page, user);
     const selector = page.getByRole('combobox', { name: 'Client' });
     await expect(selector).toHaveValue(/.+/);

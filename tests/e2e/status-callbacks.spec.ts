@@ -19,7 +19,6 @@ test.describe('Status callbacks', () => {
   test('a client with a callback URL sends from the console and the receiver gets the signed DELIVERED event', async ({
     page,
     user,
-    request,
   }) => {
     test.setTimeout(60_000);
     const received: Received[] = [];
@@ -39,8 +38,8 @@ test.describe('Status callbacks', () => {
     );
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/sms-status`;
     try {
-      const client = await createClientViaApi(request, user, 'Hooks');
-      await grantCreditViaApi(request, client.id, '1.00');
+      const client = await createClientViaApi(user, 'Hooks');
+      await grantCreditViaApi(client.id, '1.00');
       await loginAs(page, user);
 
       await page.goto(`/#/clients/${client.id}`);

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 export interface Answer<T = any> {
   status: number;
   headers: Headers;
@@ -66,35 +64,3 @@ export function httpClient(
 }
 
 export type HttpClient = ReturnType<typeof httpClient>;
-
-export function uniqueEmail(prefix = 'user'): string {
-  return `${prefix}-${randomBytes(5).toString('hex')}@example.test`;
-}
-
-/** Registers a new customer and returns a client signed in as them. */
-export async function registerUser(
-  baseUrl: string,
-  overrides: Partial<{
-    email: string;
-    password: string;
-    firstName: string;
-  }> = {},
-) {
-  const email = overrides.email ?? uniqueEmail();
-  const password = overrides.password ?? 'password-123';
-  const answer = await httpClient(baseUrl).post('/api/register', {
-    email,
-    password,
-    firstName: overrides.firstName ?? 'Ada',
-    lastName: 'Lovelace',
-    organization: 'Analytical Engines',
-  });
-  if (answer.status !== 201)
-    throw new Error(`register failed: ${answer.status}`);
-  return {
-    email,
-    password,
-    user: answer.body,
-    http: httpClient(baseUrl, { username: email, password }),
-  };
-}

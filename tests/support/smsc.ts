@@ -103,11 +103,6 @@ export interface TestSmsc {
   sendDeliverSm(fields: Record<string, unknown>): void;
   /** Cuts every connection (no unbind). */
   drop(): void;
-  waitFor(
-    condition: () => boolean,
-    what: string,
-    timeoutMs?: number,
-  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -456,15 +451,6 @@ export async function startSmsc({
     },
     drop() {
       for (const session of server.sessions) session.destroy();
-    },
-    async waitFor(condition, what, timeoutMs = 5_000) {
-      const start = performance.now();
-      while (!condition()) {
-        if (performance.now() - start > timeoutMs) {
-          throw new Error(`SMSC: timed out waiting for ${what}`);
-        }
-        await new Promise((r) => setTimeout(r, 5));
-      }
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);

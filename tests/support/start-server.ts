@@ -7,10 +7,9 @@ import { buildApp } from '../../src/server/app.ts';
 import type { DeliveryTuning } from '../../src/server/delivery/engine.ts';
 import { loadConfig } from '../../src/server/config.ts';
 
-export const ADMIN = {
-  email: 'admin@example.test',
-  password: 'admin-password-1',
-};
+import { ADMIN } from './admin.ts';
+
+export { ADMIN };
 
 export interface TestServer {
   url: string;

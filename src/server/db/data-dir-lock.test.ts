@@ -80,21 +80,18 @@ async function lockHolderThatBecomesZombie(dir: string) {
   parent.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;
   });
-  const deadline = Date.now() + 10_000;
-  while (!output.includes('locked')) {
-    if (Date.now() > deadline) throw new Error(`no lock: ${output}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await expect
+    .poll(() => output, { timeout: 10_000, interval: 20 })
+    .toContain('locked');
   const pid = Number(/pid=(\d+)/.exec(output)?.[1]);
   holderPids.push(pid);
   return {
     pid,
     async killToZombie() {
       process.kill(pid, 'SIGKILL');
-      while (stateOf(pid) !== 'Z') {
-        if (Date.now() > deadline + 5_000) throw new Error('no zombie');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await expect
+        .poll(() => stateOf(pid), { timeout: 5_000, interval: 10 })
+        .toBe('Z');
     },
   };
 }

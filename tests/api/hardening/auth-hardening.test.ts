@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kdfStats } from '../../../src/server/auth/passwords.ts';
+import { type Answer, basic, httpClient } from '../../support/http.ts';
 import {
-  basic,
-  httpClient,
+  adminHttp,
+  createClient,
   registerUser,
+  setRoles,
   uniqueEmail,
-  type Answer,
-} from '../../support/http.ts';
+} from '../../support/seed.ts';
 import { startServer, type TestServer } from '../../support/start-server.ts';
-import { adminHttp, createClient, setRoles } from '../fixtures.ts';
 
 /*
  * Issue 9, authentication: the throttle cannot be raced, a credential change cannot be undone

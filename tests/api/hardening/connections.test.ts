@@ -60,12 +60,8 @@ async function open(
   );
 }
 
-async function until(check: () => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check() && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const stillOpen = (sockets: Tracked[]) =>
+  sockets.filter((s) => s.closedAt === undefined).length;
 
 describe('connection limits of the HTTP server', () => {
   it('closes slow-header connections within the header timeout while health keeps answering', async () => {
@@ -77,13 +73,12 @@ describe('connection limits of the HTTP server', () => {
       expect(health.status).toBe(200);
     }
     // Header timeout, plus the server's checking interval, plus slack for a busy machine.
-    await until(
-      () => slow.every((s) => s.closedAt !== undefined),
-      HEADERS_TIMEOUT_MS + 4_000,
-    );
-    const open_ = slow.filter((s) => s.closedAt === undefined).length;
-    for (const s of slow) s.socket.destroy();
-    expect(open_, 'slow-header connections still open').toBe(0);
+    await expect
+      .poll(() => stillOpen(slow), {
+        timeout: HEADERS_TIMEOUT_MS + 4_000,
+        message: 'slow-header connections still open',
+      })
+      .toBe(0);
     const latest = Math.max(...slow.map((s) => s.closedAt ?? Infinity));
     expect(latest - started).toBeLessThan(HEADERS_TIMEOUT_MS + 4_000);
     expect((await httpClient(server.url).get('/api/health')).status).toBe(200);
@@ -92,21 +87,16 @@ describe('connection limits of the HTTP server', () => {
   it('closes connections that never send anything, and refuses those over MAX_CONNECTIONS', async () => {
     const idle = await open(server.url, MAX_CONNECTIONS + 50);
     // Those over the limit are closed at once by the server.
-    await until(
-      () => idle.filter((s) => s.closedAt !== undefined).length >= 50,
-      2_000,
-    );
-    expect(
-      idle.filter((s) => s.closedAt !== undefined).length,
-    ).toBeGreaterThanOrEqual(50);
+    await expect
+      .poll(() => idle.length - stillOpen(idle), { timeout: 2_000 })
+      .toBeGreaterThanOrEqual(50);
     // The rest time out like any request whose headers do not arrive.
-    await until(
-      () => idle.every((s) => s.closedAt !== undefined),
-      HEADERS_TIMEOUT_MS + 4_000,
-    );
-    const stillOpen = idle.filter((s) => s.closedAt === undefined).length;
-    for (const s of idle) s.socket.destroy();
-    expect(stillOpen, 'idle connections still open').toBe(0);
+    await expect
+      .poll(() => stillOpen(idle), {
+        timeout: HEADERS_TIMEOUT_MS + 4_000,
+        message: 'idle connections still open',
+      })
+      .toBe(0);
     expect((await httpClient(server.url).get('/api/health')).status).toBe(200);
   }, 15_000);
 });

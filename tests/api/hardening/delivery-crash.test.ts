@@ -1,7 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { UNRECORDED_PER_WINDOW_SLOT } from '../../../src/server/delivery/engine.ts';
 import { isFinal } from '../../support/delivery.ts';
-import { httpClient, registerUser } from '../../support/http.ts';
+import { eventually } from '../../support/eventually.ts';
+import { httpClient } from '../../support/http.ts';
+import {
+  createClient,
+  defaultBalancePath,
+  registerUser,
+} from '../../support/seed.ts';
 import {
   migratedDataDir,
   spawnServer,
@@ -13,7 +19,6 @@ import {
   type SmscProcess,
 } from '../../support/smsc-process.ts';
 import { ADMIN, freshDatabaseUrl } from '../../support/start-server.ts';
-import { createClient } from '../fixtures.ts';
 
 /**
  * Crash: a real server process on a real DATA_DIR (or, in the PostgreSQL pass, on a database
@@ -73,10 +78,9 @@ async function crashAndRestart(
     username: ADMIN.email,
     password: ADMIN.password,
   });
-  await admin.post(
-    `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-    { amount: 100 },
-  );
+  await admin.post(`${defaultBalancePath(client.id)}/freecredit`, {
+    amount: 100,
+  });
 
   const t0 = Date.now();
   const phase = (what: string) =>
@@ -98,11 +102,12 @@ async function crashAndRestart(
   );
   phase(`accepted ${accepted.length}`);
   // Kill while the SMSC is still working through them.
-  for (;;) {
-    const { submits } = await smsc.stats();
-    if (submits >= killAfter) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await expect
+    .poll(async () => (await smsc.stats()).submits, {
+      timeout: 30_000,
+      interval: 20,
+    })
+    .toBeGreaterThanOrEqual(killAfter);
   first.child.kill('SIGKILL');
   await first.exited;
   const killedAt = Date.now();
@@ -116,16 +121,20 @@ async function crashAndRestart(
     username: owner.email,
     password: owner.password,
   });
-  let messages: { id: string; state: string }[] = [];
-  for (;;) {
-    const list = await http.get(`/api/clients/${client.id}/messages?count=300`);
-    messages = list.body.messages;
-    if (messages.every((m) => isFinal(m.state))) break;
-    if (Date.now() > killedAt + TAKEOVER_MS) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const messages: { id: string; state: string }[] = await eventually(
+    async () =>
+      (await http.get(`/api/clients/${client.id}/messages?count=300`)).body
+        .messages,
+    (found: { id: string; state: string }[]) =>
+      found.every((m) => isFinal(m.state)),
+    {
+      what: 'every message final',
+      timeout: killedAt + TAKEOVER_MS - Date.now(),
+      interval: 200,
+    },
+  );
   const takeoverMs = Date.now() - killedAt;
-  phase(`all final (or deadline) ${takeoverMs} ms after the kill`);
+  phase(`all final ${takeoverMs} ms after the kill`);
   const states = messages.reduce<Record<string, number>>((acc, m) => {
     acc[m.state] = (acc[m.state] ?? 0) + 1;
     return acc;

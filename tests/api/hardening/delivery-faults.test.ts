@@ -1,9 +1,14 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { waitForMessage } from '../../support/delivery.ts';
-import { registerUser } from '../../support/http.ts';
+import { queueDrained, waitForMessage } from '../../support/delivery.ts';
+import { eventually } from '../../support/eventually.ts';
+import {
+  adminHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+} from '../../support/seed.ts';
 import { startSmsc, type TestSmsc } from '../../support/smsc.ts';
 import { startServer, type TestServer } from '../../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from '../fixtures.ts';
 
 /**
  * Delivery faults with a real SMPP bind and real concurrency: what one provider sends must not
@@ -52,23 +57,23 @@ async function sendMany(
   return ids;
 }
 
-/** The client's messages by state, polled until none is left in flight or the deadline. */
-async function settledStates(
+/** The client's messages by state, polled until none is left in flight. */
+function settledStates(
   app: TestServer['app'],
   clientId: string,
-  timeoutMs: number,
+  timeout: number,
 ): Promise<Record<string, number>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await app.db.query<{ state: string; n: number }>(
-      `SELECT state, count(*)::int AS n FROM messages WHERE client_id = $1 GROUP BY state`,
-      [clientId],
-    );
-    const states = Object.fromEntries(rows.map((r) => [r.state, r.n]));
-    const inFlight = (states.ACCEPTED ?? 0) + (states.SUBMITTED ?? 0);
-    if (inFlight === 0 || Date.now() > deadline) return states;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return eventually(
+    async () => {
+      const rows = await app.db.query<{ state: string; n: number }>(
+        `SELECT state, count(*)::int AS n FROM messages WHERE client_id = $1 GROUP BY state`,
+        [clientId],
+      );
+      return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+    },
+    (states) => (states.ACCEPTED ?? 0) + (states.SUBMITTED ?? 0) === 0,
+    { what: 'no message in flight', timeout, interval: 200 },
+  );
 }
 
 /** How many submit_sm the SMSC got per message text (each message here is one part). */
@@ -118,7 +123,7 @@ describe('one unstorable receipt among many outcomes', () => {
     expect(ids).toHaveLength(N);
     expect(states).toEqual({ DELIVERED: N });
     // No outcome was lost, so no job ran twice: one submit_sm per message.
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(server.app.db);
     const perText = submitsPerText(smsc);
     expect(perText.size).toBe(N);
     expect([...perText.values()].filter((n) => n > 1)).toEqual([]);

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpClient, uniqueEmail } from '../../support/http.ts';
+import { httpClient } from '../../support/http.ts';
+import { uniqueEmail } from '../../support/seed.ts';
 import {
   launchServer,
   spawnServer,
@@ -58,9 +59,12 @@ describe('the embedded database survives SIGKILL', () => {
     const writers = Array.from({ length: 4 }, async () => {
       while (!stop) await writeOne(first.url, written).catch(() => undefined);
     });
-    while (written.filter((w) => w.clientId).length < 24) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await expect
+      .poll(() => written.filter((w) => w.clientId).length, {
+        timeout: 60_000, // the test's own limit governs
+        interval: 20,
+      })
+      .toBeGreaterThanOrEqual(24);
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);

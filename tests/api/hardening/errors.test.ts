@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpClient, type HttpClient } from '../../support/http.ts';
 import {
-  httpClient,
+  adminHttp,
+  createClient,
+  giveCredit,
   registerUser,
-  type HttpClient,
-} from '../../support/http.ts';
+} from '../../support/seed.ts';
 import { startServer, type TestServer } from '../../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from '../fixtures.ts';
 
 let server: TestServer;
 let customer: HttpClient;

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { isDatabaseUnavailable } from '../../../src/server/plugins/error-handler.ts';
-import { basic, httpClient, registerUser } from '../../support/http.ts';
+import { basic, httpClient } from '../../support/http.ts';
+import { registerUser } from '../../support/seed.ts';
 import {
   migratedDataDir,
   spawnServer,

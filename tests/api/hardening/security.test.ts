@@ -5,7 +5,8 @@ import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
-import { basic, httpClient, registerUser } from '../../support/http.ts';
+import { basic, httpClient } from '../../support/http.ts';
+import { registerUser } from '../../support/seed.ts';
 import {
   migratedDataDir,
   spawnServer,

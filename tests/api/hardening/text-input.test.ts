@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, httpClient } from '../../support/http.ts';
 import {
-  basic,
-  httpClient,
+  adminHttp,
+  createClient,
+  giveCredit,
   registerUser,
   uniqueEmail,
-} from '../../support/http.ts';
+} from '../../support/seed.ts';
 import { startServer, type TestServer } from '../../support/start-server.ts';
-import { adminHttp, createClient, giveCredit } from '../fixtures.ts';
 
 // Issue 9, findings 4 and 9: text is refused at the door unless it is well-formed Unicode (the
 // embedded database miscounted the bytes of lone surrogates and stored text cut short, while

@@ -201,7 +201,8 @@ describe('WORLD_SPECIAL connector: submit', () => {
     const { gateway, connector } = await setUp({ timeoutMs: 5_000 });
     gateway.script({ noAnswer: true });
     const pending = connector.submit(sms('hello'));
-    await new Promise((r) => setTimeout(r, 50));
+    // Pending: the gateway has the request and does not answer.
+    await expect.poll(() => gateway.requests.length).toBe(1);
     await connector.close();
     expect(await pending).toEqual({
       kind: 'retry',

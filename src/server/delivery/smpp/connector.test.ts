@@ -71,6 +71,8 @@ function sms(text: string, fields: Partial<OutgoingSms> = {}): OutgoingSms {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How the tests wait for the SMSC fake, which answers within milliseconds. */
+const SOON = { timeout: 5_000, interval: 5 };
 
 describe('SMPP connector: encoding on the wire', () => {
   it('sends GSM-7 as data_coding 0 with escapes the SMSC decodes back', async () => {
@@ -194,10 +196,7 @@ describe('SMPP connector: receipts', () => {
       o.kind === 'submitted' ? o.providerMessageIds[0] : '',
     );
     expect(ids[0]).toMatch(/^id_/);
-    await smsc.waitFor(
-      () => smsc.receiptAnswers.length === 6,
-      'receipt answers',
-    );
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(6);
     expect(receipts).toEqual([
       { providerMessageId: ids[0], state: 'DELIVERED', error: null },
       {
@@ -220,14 +219,14 @@ describe('SMPP connector: receipts', () => {
     });
     const receipts = collect(connector);
     const first = await connector.submit(sms('one'));
-    await smsc.waitFor(() => receipts.length === 2, 'two receipts');
+    await expect.poll(() => receipts.length, SOON).toBe(2);
     expect(receipts[0]).toEqual(receipts[1]);
     expect(first).toEqual({
       kind: 'submitted',
       providerMessageIds: [receipts[0]!.providerMessageId],
     });
     expect((await connector.submit(sms('two'))).kind).toBe('submitted');
-    await smsc.waitFor(() => receipts.length === 4, 'four receipts');
+    await expect.poll(() => receipts.length, SOON).toBe(4);
     expect(smsc.binds).toHaveLength(1);
     expect(smsc.receiptAnswers.every((a) => a.status === 0)).toBe(true);
   });
@@ -247,10 +246,7 @@ describe('SMPP connector: receipts', () => {
     const id = smsc.submits[0]!.messageId;
     // Read in one go, the receipt reaches the handler first: the lead must keep it.
     expect(events).toEqual([`receipt ${id}`, `submitted ${id}`]);
-    await smsc.waitFor(
-      () => smsc.receiptAnswers.length === 1,
-      'receipt answer',
-    );
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(1);
     expect(smsc.receiptAnswers[0]!.status).toBe(0);
   });
 
@@ -265,7 +261,7 @@ describe('SMPP connector: receipts', () => {
     const id =
       outcome.kind === 'submitted' ? outcome.providerMessageIds[0]! : '';
     smsc.sendReceipt(id, { stat: 'DELIVRD' });
-    await smsc.waitFor(() => smsc.receiptAnswers.length === 1, 'first answer');
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(1);
     // A failed handler asks the SMSC to deliver the receipt again later.
     expect(smsc.receiptAnswers[0]).toEqual({ messageId: id, status: 0x64 });
     smsc.sendReceipt(id, { stat: 'DELIVRD' });
@@ -279,7 +275,7 @@ describe('SMPP connector: receipts', () => {
       source_addr: '447700900123',
       short_message: Buffer.from('STOP'),
     });
-    await smsc.waitFor(() => smsc.receiptAnswers.length === 5, 'all answers');
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(5);
     expect(smsc.receiptAnswers.slice(1).map((a) => a.status)).toEqual([
       0, 0, 0, 0,
     ]);
@@ -389,13 +385,13 @@ describe('SMPP connector: waits that are not tries', () => {
       { unboundWaitMs: 150, pendingTimeoutMs: 5_000 },
     );
     const connector = first.connector;
-    await first.smsc.waitFor(
-      () => first.smsc.sessionCount === 1,
-      'a bound session',
-    );
+    await expect.poll(() => first.smsc.sessionCount, SOON).toBe(1);
     const port = first.smsc.port;
     await first.smsc.close();
-    await sleep(50);
+    // The connector has seen its bind go.
+    await expect
+      .poll(() => logLines.join('\n'), { timeout: 5_000 })
+      .toContain('SMPP bind lost');
     const start = performance.now();
     const outcome = await connector.submit(sms('nobody home'));
     expect(outcome.kind).toBe('unavailable');
@@ -408,7 +404,7 @@ describe('SMPP connector: waits that are not tries', () => {
       port,
     });
     smsc = again; // closed after the test
-    await again.waitFor(() => again.sessionCount === 1, 'the rebind');
+    await expect.poll(() => again.sessionCount, SOON).toBe(1);
     expect((await connector.submit(sms('back'))).kind).toBe('submitted');
   });
 
@@ -417,7 +413,7 @@ describe('SMPP connector: waits that are not tries', () => {
       { password: 'wrong-password' },
       { reconnectMinMs: 20, reconnectMaxMs: 40, unboundWaitMs: 300 },
     );
-    await smsc.waitFor(() => smsc.binds.length >= 1, 'a refused bind');
+    await expect.poll(() => smsc.binds.length, SOON).toBeGreaterThanOrEqual(1);
     const pending = connector.submit(sms('just in time'));
     smsc.options.password = PASSWORD;
     smsc.options.answerDelayMs = 400; // answered after the short wait is over
@@ -429,7 +425,7 @@ describe('SMPP connector: waits that are not tries', () => {
       {},
       { maxTps: 2, pendingTimeoutMs: 700 },
     );
-    await smsc.waitFor(() => smsc.sessionCount === 1, 'a bound session');
+    await expect.poll(() => smsc.sessionCount, SOON).toBe(1);
     const outcomes = await Promise.all(
       Array.from({ length: 6 }, (_, i) => connector.submit(sms(`tps ${i}`))),
     );
@@ -457,7 +453,7 @@ describe('SMPP connector: the bind', () => {
       { password: 'wrong-password' },
       { reconnectMinMs: 20, reconnectMaxMs: 160, pendingTimeoutMs: 400 },
     );
-    await smsc.waitFor(() => smsc.binds.length >= 5, 'five bind attempts');
+    await expect.poll(() => smsc.binds.length, SOON).toBeGreaterThanOrEqual(5);
     expect(smsc.binds.every((b) => !b.accepted && b.systemId === 'acme')).toBe(
       true,
     );
@@ -470,7 +466,7 @@ describe('SMPP connector: the bind', () => {
       error: 'SMSC unavailable: bind refused: 0x0d ESME_RBINDFAIL',
     });
     smsc.options.password = PASSWORD;
-    await smsc.waitFor(() => smsc.sessionCount === 1, 'a bound session');
+    await expect.poll(() => smsc.sessionCount, SOON).toBe(1);
     expect((await connector.submit(sms('now'))).kind).toBe('submitted');
     expect(logLines.join('\n')).toContain('SMPP bind refused');
   });
@@ -482,7 +478,7 @@ describe('SMPP connector: the bind', () => {
     const pending = ['d1', 'd2', 'd3'].map((text) =>
       connector.submit(sms(text)).finally(() => (settled += 1)),
     );
-    await smsc.waitFor(() => smsc.submits.length === 3, 'three submits');
+    await expect.poll(() => smsc.submits.length, SOON).toBe(3);
     smsc.drop();
     const outcomes = await Promise.all(pending);
     expect(outcomes.map((o) => o.kind)).toEqual([
@@ -508,7 +504,7 @@ describe('SMPP connector: the bind', () => {
     smsc.script({}, { noAnswer: true });
     const text = 'q'.repeat(200);
     const pending = connector.submit(sms(text));
-    await smsc.waitFor(() => smsc.submits.length === 2, 'two parts');
+    await expect.poll(() => smsc.submits.length, SOON).toBe(2);
     smsc.drop();
     const outcome = await pending;
     // Part 1 was accepted before the drop; part 2 is sent again on the new bind.
@@ -546,10 +542,10 @@ describe('SMPP connector: the bind', () => {
       {},
       { enquireLinkMs: 40, responseTimeoutMs: 100 },
     );
-    await smsc.waitFor(() => smsc.enquireLinks >= 3, 'enquire_links');
+    await expect.poll(() => smsc.enquireLinks, SOON).toBeGreaterThanOrEqual(3);
     expect(smsc.binds).toHaveLength(1);
     smsc.options.answerEnquireLink = false;
-    await smsc.waitFor(() => smsc.binds.length === 2, 'a rebind');
+    await expect.poll(() => smsc.binds.length, SOON).toBe(2);
     smsc.options.answerEnquireLink = true;
   });
 
@@ -557,13 +553,13 @@ describe('SMPP connector: the bind', () => {
     const { smsc, connector } = await setUp();
     smsc.script({ noAnswer: true });
     const pending = connector.submit(sms('late'));
-    await smsc.waitFor(() => smsc.submits.length === 1, 'the submit');
+    await expect.poll(() => smsc.submits.length, SOON).toBe(1);
     await connector.close();
     expect(await pending).toEqual({
       kind: 'retry',
       error: 'SMPP connector closed',
     });
-    await smsc.waitFor(() => smsc.sessionCount === 0, 'the unbind');
+    await expect.poll(() => smsc.sessionCount, SOON).toBe(0);
     expect(await connector.submit(sms('after'))).toMatchObject({
       kind: 'retry',
     });

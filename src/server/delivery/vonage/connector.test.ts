@@ -299,7 +299,8 @@ describe('Vonage connector: limits and shutdown', () => {
     const { vonage, connector } = await setUp({}, { timeoutMs: 5_000 });
     vonage.script({ noAnswer: true });
     const pending = connector.submit(sms('hello'));
-    await new Promise((r) => setTimeout(r, 50));
+    // Pending: Vonage has the request and does not answer.
+    await expect.poll(() => vonage.submits.length).toBe(1);
     const started = performance.now();
     await connector.close();
     expect(await pending).toEqual({
