@@ -1,42 +1,70 @@
-import { ButtonLink } from './button';
+import { Button, ButtonLink } from './button';
 import './pager.css';
 
-/**
- * 'first–last of total' with Previous and Next links for a table shown a page at a time. The
- * offset lives in the URL (`hrefFor`), so a page survives a reload and the Back button.
- */
-export function Pager({
-  label,
-  offset,
-  shown,
-  total,
-  pageSize,
-  hrefFor,
-}: {
+/** Where Previous and Next go: a URL (`hrefFor`) or local state (`onPage`). */
+export type PageTarget =
+  | { hrefFor: (offset: number) => string; onPage?: undefined }
+  | { onPage: (offset: number) => void; hrefFor?: undefined };
+
+export type PagerProps = {
   label: string;
   offset: number;
   shown: number;
   total: number;
   pageSize: number;
-  hrefFor: (offset: number) => string;
-}) {
+} & PageTarget;
+
+/**
+ * 'first–last of total' with Previous and Next for a table shown a page at a time. With
+ * `hrefFor` the offset lives in the URL (a page survives a reload and the Back button) and a
+ * page that does not exist has no link. With `onPage` (two tables on one screen cannot share
+ * the URL's `offset`) they are buttons, disabled at either end, and one page needs no pager.
+ */
+export function Pager(props: PagerProps) {
+  const { label, offset, shown, total, pageSize } = props;
   const last = offset + shown;
+  const previous = Math.max(0, offset - pageSize);
+  const next = offset + pageSize;
+  const hasPrevious = offset > 0;
+  const hasNext = last < total;
+  if (props.onPage && !hasPrevious && !hasNext) return null;
   return (
     <nav className="pager" aria-label={label}>
       <p className="muted tabular" aria-live="polite">
         {offset + 1}–{last} of {total}
       </p>
       <div className="row">
-        {offset > 0 ? (
-          <ButtonLink size="sm" to={hrefFor(Math.max(0, offset - pageSize))}>
-            Previous
-          </ButtonLink>
-        ) : null}
-        {last < total ? (
-          <ButtonLink size="sm" to={hrefFor(offset + pageSize)}>
-            Next
-          </ButtonLink>
-        ) : null}
+        {props.onPage ? (
+          <>
+            <Button
+              size="sm"
+              disabled={!hasPrevious}
+              onClick={() => props.onPage(previous)}
+            >
+              Previous
+            </Button>
+            <Button
+              size="sm"
+              disabled={!hasNext}
+              onClick={() => props.onPage(next)}
+            >
+              Next
+            </Button>
+          </>
+        ) : (
+          <>
+            {hasPrevious ? (
+              <ButtonLink size="sm" to={props.hrefFor(previous)}>
+                Previous
+              </ButtonLink>
+            ) : null}
+            {hasNext ? (
+              <ButtonLink size="sm" to={props.hrefFor(next)}>
+                Next
+              </ButtonLink>
+            ) : null}
+          </>
+        )}
       </div>
     </nav>
   );
