@@ -21,49 +21,38 @@ export type PagerProps = {
  * the URL's `offset`) they are buttons, disabled at either end, and one page needs no pager.
  */
 export function Pager(props: PagerProps) {
-  const { label, offset, shown, total, pageSize } = props;
+  const { label, offset, shown, total, pageSize, onPage, hrefFor } = props;
   const last = offset + shown;
-  const previous = Math.max(0, offset - pageSize);
-  const next = offset + pageSize;
-  const hasPrevious = offset > 0;
-  const hasNext = last < total;
-  if (props.onPage && !hasPrevious && !hasNext) return null;
+  const pages = [
+    {
+      text: 'Previous',
+      to: Math.max(0, offset - pageSize),
+      exists: offset > 0,
+    },
+    { text: 'Next', to: offset + pageSize, exists: last < total },
+  ];
+  if (onPage && !pages.some((page) => page.exists)) return null;
   return (
     <nav className="pager" aria-label={label}>
       <p className="muted tabular" aria-live="polite">
         {offset + 1}–{last} of {total}
       </p>
       <div className="row">
-        {props.onPage ? (
-          <>
+        {pages.map(({ text, to, exists }) =>
+          onPage ? (
             <Button
+              key={text}
               size="sm"
-              disabled={!hasPrevious}
-              onClick={() => props.onPage(previous)}
+              disabled={!exists}
+              onClick={() => onPage(to)}
             >
-              Previous
+              {text}
             </Button>
-            <Button
-              size="sm"
-              disabled={!hasNext}
-              onClick={() => props.onPage(next)}
-            >
-              Next
-            </Button>
-          </>
-        ) : (
-          <>
-            {hasPrevious ? (
-              <ButtonLink size="sm" to={props.hrefFor(previous)}>
-                Previous
-              </ButtonLink>
-            ) : null}
-            {hasNext ? (
-              <ButtonLink size="sm" to={props.hrefFor(next)}>
-                Next
-              </ButtonLink>
-            ) : null}
-          </>
+          ) : exists && hrefFor ? (
+            <ButtonLink key={text} size="sm" to={hrefFor(to)}>
+              {text}
+            </ButtonLink>
+          ) : null,
         )}
       </div>
     </nav>

@@ -81,9 +81,6 @@ export function TopupHistory({
   clientId: string;
   currency: string;
 }) {
-  const [offset, setOffset] = useState(0);
-  const ledger = useLedger({ clientId, kind: 'FREE_CREDIT', offset });
-
   return (
     <section className="card stack" aria-labelledby="topup-history-title">
       <div className="section-header">
@@ -96,25 +93,62 @@ export function TopupHistory({
           fileName="top-up-history.csv"
         />
       </div>
-      <DataTable
-        query={ledger}
-        rows={(data) => data.entries}
-        rowKey={(entry) => entry.id}
+      <LedgerTable
+        clientId={clientId}
+        kind="FREE_CREDIT"
         columns={topupColumns(currency)}
-        caption={(entries, data) =>
-          `Top-ups ${offset + 1} to ${offset + entries.length} of ${data.total}`
-        }
+        noun="Top-ups"
         loadingLabel="Loading top-ups"
         empty="No top-ups yet."
-        card={false}
-        pager={{
-          label: 'Top-up pages',
-          offset,
-          pageSize: HISTORY_PAGE_SIZE,
-          total: (data) => data.total,
-          onPage: setOffset,
-        }}
+        pagerLabel="Top-up pages"
       />
     </section>
+  );
+}
+
+/**
+ * A page of one kind of ledger rows, 20 a page. The page is local state: the two history tabs
+ * on one screen cannot share the `offset` of the URL.
+ */
+export function LedgerTable({
+  clientId,
+  kind,
+  columns,
+  noun,
+  loadingLabel,
+  empty,
+  pagerLabel,
+}: {
+  clientId: string;
+  kind: LedgerKind;
+  columns: Column<LedgerEntry>[];
+  /** Names the rows in the table's caption: '{noun} 1 to 20 of 25'. */
+  noun: string;
+  loadingLabel: string;
+  empty: string;
+  pagerLabel: string;
+}) {
+  const [offset, setOffset] = useState(0);
+  const ledger = useLedger({ clientId, kind, offset });
+  return (
+    <DataTable
+      query={ledger}
+      rows={(data) => data.entries}
+      rowKey={(entry) => entry.id}
+      columns={columns}
+      caption={(entries, data) =>
+        `${noun} ${offset + 1} to ${offset + entries.length} of ${data.total}`
+      }
+      loadingLabel={loadingLabel}
+      empty={empty}
+      card={false}
+      pager={{
+        label: pagerLabel,
+        offset,
+        pageSize: HISTORY_PAGE_SIZE,
+        total: (data) => data.total,
+        onPage: setOffset,
+      }}
+    />
   );
 }

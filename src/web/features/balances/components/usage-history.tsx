@@ -13,12 +13,11 @@ import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { paths } from '../../../config/paths';
 import { Skeleton } from '../../../components/ui/spinner';
-import { DataTable, type Column } from '../../../components/ui/data-table';
+import type { Column } from '../../../components/ui/data-table';
 import { errorText } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
-import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
 import { useUsage } from '../api/get-usage';
-import { CsvButton } from './topup-history';
+import { CsvButton, LedgerTable } from './topup-history';
 import { UsageChart } from './usage-chart';
 import './billing.css';
 
@@ -118,29 +117,17 @@ function Debits({
   clientId: string;
   currency: string;
 }) {
-  const [offset, setOffset] = useState(0);
-  const ledger = useLedger({ clientId, kind: 'SMS', offset });
   return (
     <div className="stack-sm">
       <h3 className="subsection-title">Messages paid</h3>
-      <DataTable
-        query={ledger}
-        rows={(data) => data.entries}
-        rowKey={(entry) => entry.id}
+      <LedgerTable
+        clientId={clientId}
+        kind="SMS"
         columns={debitColumns(currency)}
-        caption={(entries, data) =>
-          `Messages paid ${offset + 1} to ${offset + entries.length} of ${data.total}`
-        }
+        noun="Messages paid"
         loadingLabel="Loading usage"
         empty="No usage yet."
-        card={false}
-        pager={{
-          label: 'Usage pages',
-          offset,
-          pageSize: HISTORY_PAGE_SIZE,
-          total: (data) => data.total,
-          onPage: setOffset,
-        }}
+        pagerLabel="Usage pages"
       />
     </div>
   );

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { ButtonLink } from '../../../components/ui/button';
-import { DataTable } from '../../../components/ui/data-table';
+import type { Client } from '../../../../shared/schemas/clients';
+import { DataTable, type Column } from '../../../components/ui/data-table';
 import { pageHref } from '../../../components/ui/pager';
 import { paths } from '../../../config/paths';
 import { formatDate } from '../../../lib/format';
@@ -29,18 +30,7 @@ export function AdminClientTable({
       rows={(data) => data.clients}
       rowKey={(client) => client.id}
       rowClassName={() => 'row-link'}
-      columns={[
-        {
-          header: 'Name',
-          label: null,
-          // Stretched over the row: clicking anywhere on it opens the client.
-          cell: (client) => (
-            <Link className="row-link-target" to={paths.adminClient(client.id)}>
-              {client.name}
-            </Link>
-          ),
-        },
-        { header: 'Client ID', cell: (client) => client.id, className: 'mono' },
+      columns={clientColumns(true, [
         {
           header: 'User ID',
           className: 'mono',
@@ -56,12 +46,7 @@ export function AdminClientTable({
               client.userId
             ),
         },
-        {
-          header: 'Created',
-          cell: (client) => formatDate(client.dateCreated),
-          className: 'nowrap',
-        },
-      ]}
+      ])}
       caption={(rows, data) =>
         `Clients ${offset + 1} to ${offset + rows.length} of ${data.total}`
       }
@@ -89,4 +74,35 @@ export function AdminClientTable({
       }}
     />
   );
+}
+
+/**
+ * A list of clients' columns: the name (opening the client when `canOpen`, the whole row its
+ * target), the id, then `between`, then the day it was created.
+ */
+export function clientColumns(
+  canOpen: boolean,
+  between: Column<Client>[] = [],
+): Column<Client>[] {
+  return [
+    {
+      header: 'Name',
+      label: null,
+      cell: (client) =>
+        canOpen ? (
+          <Link className="row-link-target" to={paths.adminClient(client.id)}>
+            {client.name}
+          </Link>
+        ) : (
+          client.name
+        ),
+    },
+    { header: 'Client ID', cell: (client) => client.id, className: 'mono' },
+    ...between,
+    {
+      header: 'Created',
+      cell: (client) => formatDate(client.dateCreated),
+      className: 'nowrap',
+    },
+  ];
 }

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import {
   ADMIN_LARGE_PAGE_SIZE,
   MAX_CLIENTS_MESSAGE,
@@ -10,9 +9,8 @@ import { Button } from '../../../components/ui/button';
 import { usePanel } from '../../../components/ui/side-panel';
 import { DataTable } from '../../../components/ui/data-table';
 import { useToast } from '../../../components/ui/toaster';
-import { paths } from '../../../config/paths';
 import { adminClientsQueryOptions } from '../api/get-admin-clients';
-import { formatDate } from '../../../lib/format';
+import { clientColumns } from './admin-client-table';
 import { useCanCall } from '../../../lib/permissions';
 
 /**
@@ -66,33 +64,7 @@ export function UserClients({
         rows={(data) => data.clients}
         rowKey={(client) => client.id}
         rowClassName={() => (canView ? 'row-link' : undefined)}
-        columns={[
-          {
-            header: 'Name',
-            label: null,
-            cell: (client) =>
-              canView ? (
-                <Link
-                  className="row-link-target"
-                  to={paths.adminClient(client.id)}
-                >
-                  {client.name}
-                </Link>
-              ) : (
-                client.name
-              ),
-          },
-          {
-            header: 'Client ID',
-            cell: (client) => client.id,
-            className: 'mono',
-          },
-          {
-            header: 'Created',
-            cell: (client) => formatDate(client.dateCreated),
-            className: 'nowrap',
-          },
-        ]}
+        columns={clientColumns(canView)}
         caption={() => "The user's clients"}
         loadingLabel="Loading the user's clients"
         skeletonRows={2}
