@@ -109,52 +109,83 @@ export function DataTable<Data, Row>({
   return (
     <div className="stack-sm">
       {note?.(data)}
-      <div className={cx('table-wrap', card && 'card')}>
-        <table
-          className={cx('table data-table', className)}
-          aria-busy={query.isPlaceholderData}
-        >
-          <caption className="sr-only">{caption(shown, data)}</caption>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th
-                  key={column.header}
-                  scope="col"
-                  className={column.numeric ? 'numeric' : undefined}
-                >
-                  {column.header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((row) => (
-              <tr key={rowKey(row)} className={rowClassName?.(row)}>
-                {columns.map((column) => (
-                  <td
-                    key={column.header}
-                    className={cx(
-                      column.numeric && 'numeric tabular',
-                      column.className,
-                    )}
-                    data-label={
-                      column.label === undefined
-                        ? column.header
-                        : (column.label ?? undefined)
-                    }
-                  >
-                    {column.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        rows={shown}
+        rowKey={rowKey}
+        columns={columns}
+        caption={caption(shown, data)}
+        busy={query.isPlaceholderData}
+        rowClassName={rowClassName}
+        className={className}
+        card={card}
+      />
       {pager ? (
         <Pager {...pager} shown={shown.length} total={pager.total(data)} />
       ) : null}
+    </div>
+  );
+}
+
+/** The table of DataTable alone, for rows already at hand; a card of lines per row on a phone. */
+export function Table<Row>({
+  rows,
+  rowKey,
+  columns,
+  caption,
+  busy = false,
+  rowClassName,
+  className,
+  card = true,
+}: {
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  columns: Column<Row>[];
+  caption: string;
+  busy?: boolean;
+  rowClassName?: (row: Row) => string | undefined;
+  className?: string;
+  card?: boolean;
+}) {
+  return (
+    <div className={cx('table-wrap', card && 'card')}>
+      <table className={cx('table data-table', className)} aria-busy={busy}>
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th
+                key={column.header}
+                scope="col"
+                className={column.numeric ? 'numeric' : undefined}
+              >
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className={rowClassName?.(row)}>
+              {columns.map((column) => (
+                <td
+                  key={column.header}
+                  className={cx(
+                    column.numeric && 'numeric tabular',
+                    column.className,
+                  )}
+                  data-label={
+                    column.label === undefined
+                      ? column.header
+                      : (column.label ?? undefined)
+                  }
+                >
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
