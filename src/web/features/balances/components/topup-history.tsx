@@ -46,13 +46,16 @@ export function CsvButton({
   );
 }
 
+/** When a ledger row was written, the first column of both history tables. */
+export const ledgerDateColumn: Column<LedgerEntry> = {
+  header: 'Date',
+  cell: (entry) => formatDateTime(entry.dateCreated),
+  className: 'nowrap',
+};
+
 function topupColumns(currency: string): Column<LedgerEntry>[] {
   return [
-    {
-      header: 'Date',
-      cell: (entry) => formatDateTime(entry.dateCreated),
-      className: 'nowrap',
-    },
+    ledgerDateColumn,
     {
       header: 'Amount',
       cell: (entry) => formatMoney(currency, entry.amount),

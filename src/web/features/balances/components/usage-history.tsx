@@ -17,7 +17,7 @@ import type { Column } from '../../../components/ui/data-table';
 import { errorText } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { useUsage } from '../api/get-usage';
-import { CsvButton, LedgerTable } from './topup-history';
+import { CsvButton, ledgerDateColumn, LedgerTable } from './topup-history';
 import { UsageChart } from './usage-chart';
 import './billing.css';
 
@@ -141,11 +141,7 @@ const unknown = <span className="muted">—</span>;
  */
 function debitColumns(currency: string): Column<LedgerEntry>[] {
   return [
-    {
-      header: 'Date',
-      cell: (entry) => formatDateTime(entry.dateCreated),
-      className: 'nowrap',
-    },
+    ledgerDateColumn,
     {
       header: 'Message',
       className: 'usage-message',
