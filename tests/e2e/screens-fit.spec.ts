@@ -25,13 +25,12 @@ const adminHeaders = { authorization: basicAuth(ADMIN.email, ADMIN.password) };
 
 /** What sticks out of the window on the current screen: none of it is allowed. */
 async function overflows(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const root = document.scrollingElement ?? document.documentElement;
+  // A script text: the e2e project is typed for Node, without the DOM's names.
+  return page.evaluate<string[]>(`(() => {
+    const found = [];
+    const root = document.scrollingElement || document.documentElement;
     if (root.scrollWidth > root.clientWidth) {
-      found.push(
-        `the page scrolls sideways (${root.scrollWidth} > ${root.clientWidth})`,
-      );
+      found.push('the page scrolls sideways (' + root.scrollWidth + ' > ' + root.clientWidth + ')');
     }
     const width = document.documentElement.clientWidth;
     for (const cell of document.querySelectorAll('td, th')) {
@@ -40,17 +39,15 @@ async function overflows(page: Page): Promise<string[]> {
       if (box.width === 0 || box.height === 0) continue;
       const head = cell.closest('thead');
       if (head && head.getBoundingClientRect().width <= 1) continue;
-      const wrap = cell.closest('.table-wrap')?.getBoundingClientRect();
-      const right = Math.min(width, wrap?.right ?? width);
+      const wrap = cell.closest('.table-wrap');
+      const right = Math.min(width, wrap ? wrap.getBoundingClientRect().right : width);
       if (box.right > right + 1 || box.left < -1) {
-        const text = (cell.textContent ?? '').trim().slice(0, 40);
-        found.push(
-          `cell “${text}” at ${Math.round(box.left)}–${Math.round(box.right)} (room up to ${Math.round(right)})`,
-        );
+        const text = (cell.textContent || '').trim().slice(0, 40);
+        found.push('cell “' + text + '” at ' + Math.round(box.left) + '–' + Math.round(box.right) + ' (room up to ' + Math.round(right) + ')');
       }
     }
     return found;
-  });
+  })()`);
 }
 
 async function expectFits(page: Page, screen: string) {
