@@ -123,10 +123,18 @@ test.describe('Accountability', () => {
     });
     await expect(chart.locator('canvas')).toBeVisible();
     await expect(
-      page.getByText(/^1 message, 1 segment, EUR 0\.05 from \d{4}-\d\d-\d\d/),
+      // Days read as everywhere in the console: 'Nov 23, 2026'.
+      page.getByText(
+        /^1 message, 1 segment, EUR 0\.05 from [A-Z][a-z]{2} \d{1,2}, \d{4}/,
+      ),
     ).toBeVisible();
     await page.getByText('Show the figures per day').click();
-    const today = new Date().toISOString().slice(0, 10);
+    const today = new Date().toLocaleDateString('en-US', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      timeZone: 'UTC',
+    });
     await expect(
       page
         .getByRole('table', { name: 'Usage per day' })

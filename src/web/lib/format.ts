@@ -1,13 +1,23 @@
-/** A date as the console shows it: 'Nov 23, 2026' in the browser's language. */
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A date as the console shows it: 'Nov 23, 2026' in the browser's language. A moment is
+ * shown on its day in the browser's zone; a day (`2026-11-23`, as the usage per UTC day) is
+ * that calendar day wherever the browser is.
+ */
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
+    timeZone: DAY.test(iso) ? 'UTC' : undefined,
   });
 }
 
-/** A moment as the console shows it: 'Nov 23, 2026, 14:05' in the browser's language. */
+/**
+ * A moment as the console shows it, in every list and panel: 'Nov 23, 2026, 14:05' in the
+ * browser's language and zone.
+ */
 export function formatDateTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, {
     year: 'numeric',

@@ -1,42 +1,59 @@
-import { ButtonLink } from './button';
+import { Button, ButtonLink } from './button';
 import './pager.css';
 
-/**
- * 'first–last of total' with Previous and Next links for a table shown a page at a time. The
- * offset lives in the URL (`hrefFor`), so a page survives a reload and the Back button.
- */
-export function Pager({
-  label,
-  offset,
-  shown,
-  total,
-  pageSize,
-  hrefFor,
-}: {
+/** Where Previous and Next go: a URL (`hrefFor`) or local state (`onPage`). */
+export type PageTarget =
+  | { hrefFor: (offset: number) => string; onPage?: undefined }
+  | { onPage: (offset: number) => void; hrefFor?: undefined };
+
+export type PagerProps = {
   label: string;
   offset: number;
   shown: number;
   total: number;
   pageSize: number;
-  hrefFor: (offset: number) => string;
-}) {
+} & PageTarget;
+
+/**
+ * 'first–last of total' with Previous and Next for a table shown a page at a time. With
+ * `hrefFor` the offset lives in the URL (a page survives a reload and the Back button) and a
+ * page that does not exist has no link. With `onPage` (two tables on one screen cannot share
+ * the URL's `offset`) they are buttons, disabled at either end, and one page needs no pager.
+ */
+export function Pager(props: PagerProps) {
+  const { label, offset, shown, total, pageSize, onPage, hrefFor } = props;
   const last = offset + shown;
+  const pages = [
+    {
+      text: 'Previous',
+      to: Math.max(0, offset - pageSize),
+      exists: offset > 0,
+    },
+    { text: 'Next', to: offset + pageSize, exists: last < total },
+  ];
+  if (onPage && !pages.some((page) => page.exists)) return null;
   return (
     <nav className="pager" aria-label={label}>
       <p className="muted tabular" aria-live="polite">
         {offset + 1}–{last} of {total}
       </p>
       <div className="row">
-        {offset > 0 ? (
-          <ButtonLink size="sm" to={hrefFor(Math.max(0, offset - pageSize))}>
-            Previous
-          </ButtonLink>
-        ) : null}
-        {last < total ? (
-          <ButtonLink size="sm" to={hrefFor(offset + pageSize)}>
-            Next
-          </ButtonLink>
-        ) : null}
+        {pages.map(({ text, to, exists }) =>
+          onPage ? (
+            <Button
+              key={text}
+              size="sm"
+              disabled={!exists}
+              onClick={() => onPage(to)}
+            >
+              {text}
+            </Button>
+          ) : exists && hrefFor ? (
+            <ButtonLink key={text} size="sm" to={hrefFor(to)}>
+              {text}
+            </ButtonLink>
+          ) : null,
+        )}
       </div>
     </nav>
   );

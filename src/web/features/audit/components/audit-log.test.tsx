@@ -100,6 +100,55 @@ describe('Audit log', () => {
     expect(second).toHaveTextContent('reason: Welcome');
   });
 
+  it('says in one line what changed, the whole before and after behind Details', async () => {
+    mockApi({
+      'GET /api/users/me': { body: staff },
+      'GET /api/admin/audit': auditRoute,
+    });
+    const { user } = renderApp('/admin/audit', { loggedIn: true });
+    const table = await screen.findByRole('table', { name: /^Audit events/ });
+    const [, first, second] = within(table).getAllByRole('row');
+    const summary = (row: HTMLElement) =>
+      row.querySelector('.audit-summary')?.textContent;
+    // A role change is the role it gained, not both whole lists.
+    expect(summary(first!)).toBe('+ ROLE_CLIENT_LIST');
+    expect(summary(second!)).toBe('amount: 0 → 10; reason: Welcome');
+
+    const details = within(first!).getByText('Details').closest('details');
+    expect(details).not.toHaveAttribute('open');
+    await user.click(within(first!).getByText('Details'));
+    expect(details).toHaveAttribute('open');
+    expect(details).toHaveTextContent(
+      'roles: ROLE_SMS_CREATE → ROLE_SMS_CREATE, ROLE_CLIENT_LIST',
+    );
+  });
+
+  it('a removed role reads as − ROLE_X', async () => {
+    mockApi({
+      'GET /api/users/me': { body: staff },
+      'GET /api/admin/audit': {
+        body: {
+          events: [
+            {
+              ...roleAdded,
+              action: 'role.removed',
+              before: roleAdded.after,
+              after: roleAdded.before,
+            },
+          ],
+          total: 1,
+          count: 30,
+          offset: 0,
+        },
+      },
+    });
+    renderApp('/admin/audit', { loggedIn: true });
+    const table = await screen.findByRole('table', { name: /^Audit events/ });
+    expect(table.querySelector('.audit-summary')).toHaveTextContent(
+      /^− ROLE_CLIENT_LIST$/,
+    );
+  });
+
   it('filters go into the URL and the call; paging keeps them; a bad actor id is refused', async () => {
     const { requests } = mockApi({
       'GET /api/users/me': { body: staff },

@@ -1,17 +1,13 @@
 import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import type { AuditEvent, AuditFilter } from '../../../../shared/schemas/audit';
-import { Alert } from '../../../components/ui/alert';
-import { Pager } from '../../../components/ui/pager';
-import { TableSkeleton } from '../../../components/ui/table-skeleton';
+import { DataTable } from '../../../components/ui/data-table';
 import { paths } from '../../../config/paths';
-import { errorText } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { useCanCall } from '../../../lib/permissions';
 import { useAuditEvents } from '../api/get-audit-events';
 import { auditHref } from '../filters';
 import './audit.css';
-import '../../../components/ui/table.css';
 
 /** A changed value as text: lists joined, nothing as an em dash. */
 function valueText(value: unknown): string {
@@ -24,11 +20,43 @@ function valueText(value: unknown): string {
   return String(value);
 }
 
-/** Each changed field as `field: before → after` (the log holds only the fields that changed). */
-export function AuditChange({ event }: { event: AuditEvent }) {
+/** The fields that changed between before and after, in the order they first appear. */
+function changedFields(event: AuditEvent) {
   const before = event.before ?? {};
   const after = event.after ?? {};
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return { before, after, fields };
+}
+
+/**
+ * What changed, on one line: a list as the items it gained and lost (`+ ROLE_X`, `− ROLE_Y`),
+ * any other field as `field: before → after` (`field: after` when it is new).
+ */
+export function changeSummary(event: AuditEvent): string {
+  const { before, after, fields } = changedFields(event);
+  const parts = fields.flatMap((field) => {
+    const old = before[field];
+    const now = after[field];
+    if (Array.isArray(old) && Array.isArray(now)) {
+      return [
+        ...now
+          .filter((item) => !old.includes(item))
+          .map((item) => `+ ${valueText(item)}`),
+        ...old
+          .filter((item) => !now.includes(item))
+          .map((item) => `− ${valueText(item)}`),
+      ];
+    }
+    if (!(field in before)) return [`${field}: ${valueText(now)}`];
+    const then = field in after ? valueText(now) : '(removed)';
+    return [`${field}: ${valueText(old)} → ${then}`];
+  });
+  return parts.join('; ');
+}
+
+/** Each changed field as `field: before → after` (the log holds only the fields that changed). */
+export function AuditChange({ event }: { event: AuditEvent }) {
+  const { before, after, fields } = changedFields(event);
   if (fields.length === 0) return <span className="muted">—</span>;
   return (
     <ul className="audit-diff">
@@ -48,6 +76,36 @@ export function AuditChange({ event }: { event: AuditEvent }) {
   );
 }
 
+/**
+ * The Change cell: what changed on one line (cut short with an ellipsis when long), and
+ * Details, which opens the whole before and after under it.
+ */
+function ChangeCell({ event }: { event: AuditEvent }) {
+  const summary = changeSummary(event);
+  if (!summary) return <span className="muted">—</span>;
+  return (
+    <div className="audit-change">
+      <span className="audit-summary" title={summary}>
+        {summary}
+      </span>
+      <details className="audit-details">
+        <summary>
+          Details
+          <span className="sr-only">
+            {` of ${event.action} at ${formatDateTime(event.dateCreated)}`}
+          </span>
+        </summary>
+        <AuditChange event={event} />
+      </details>
+    </div>
+  );
+}
+
+/** The start of an id, enough to tell rows apart; the whole id is the link's name. */
+function shortId(id: string): string {
+  return id.length > 8 ? `${id.slice(0, 8)}…` : id;
+}
+
 function Target({ event }: { event: AuditEvent }) {
   const { targetId } = event;
   const isClient = event.targetType === 'client';
@@ -65,11 +123,13 @@ function Target({ event }: { event: AuditEvent }) {
     <>
       <span className="muted">{event.targetType}</span>{' '}
       {canOpen ? (
-        <Link className="mono" to={to}>
-          {targetId}
+        <Link className="mono" to={to} aria-label={targetId} title={targetId}>
+          {shortId(targetId)}
         </Link>
       ) : (
-        <span className="mono">{targetId}</span>
+        <span className="mono" title={targetId}>
+          {shortId(targetId)}
+        </span>
       )}
     </>
   );
@@ -84,62 +144,59 @@ export function AuditTable({
   offset: number;
 }) {
   const events = useAuditEvents({ ...filter, offset });
-
-  if (events.isPending) return <TableSkeleton label="Loading the audit log" />;
-  if (events.isError) {
-    return <Alert tone="danger">{errorText(events.error)}</Alert>;
-  }
-  const { events: rows, total } = events.data;
-  if (rows.length === 0) {
-    return (
-      <div className="card empty-state">
-        <p className="empty-text">No events match these filters.</p>
-      </div>
-    );
-  }
   return (
-    <div className="stack-sm">
-      <div className="table-wrap card">
-        <table className="table" aria-busy={events.isPlaceholderData}>
-          <caption className="sr-only">
-            Audit events {offset + 1} to {offset + rows.length} of {total}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Action</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Target</th>
-              <th scope="col">IP</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((event) => (
-              <tr key={event.id}>
-                <td className="nowrap">{formatDateTime(event.dateCreated)}</td>
-                <td className="mono nowrap">{event.action}</td>
-                <td>{event.actorEmail ?? event.actorUserId ?? '—'}</td>
-                <td>
-                  <Target event={event} />
-                </td>
-                <td className="mono nowrap">{event.ip ?? '—'}</td>
-                <td>
-                  <AuditChange event={event} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager
-        label="Audit log pages"
-        offset={offset}
-        shown={rows.length}
-        total={total}
-        pageSize={DEFAULT_PAGE_SIZE}
-        hrefFor={(to) => auditHref(paths.adminAudit, filter, to)}
-      />
-    </div>
+    <DataTable
+      query={events}
+      rows={(data) => data.events}
+      rowKey={(event) => event.id}
+      className="audit-table"
+      columns={[
+        {
+          header: 'Time',
+          cell: (event) => formatDateTime(event.dateCreated),
+          className: 'nowrap',
+        },
+        {
+          header: 'Action',
+          cell: (event) => event.action,
+          className: 'mono nowrap',
+        },
+        {
+          header: 'Actor',
+          className: 'audit-actor',
+          cell: (event) => {
+            const actor = event.actorEmail ?? event.actorUserId ?? '—';
+            return <span title={actor}>{actor}</span>;
+          },
+        },
+        {
+          header: 'Target',
+          cell: (event) => <Target event={event} />,
+          className: 'nowrap',
+        },
+        {
+          header: 'IP',
+          cell: (event) => event.ip ?? '—',
+          className: 'mono nowrap',
+        },
+        {
+          header: 'Change',
+          cell: (event) => <ChangeCell event={event} />,
+          className: 'audit-change-cell',
+        },
+      ]}
+      caption={(rows, data) =>
+        `Audit events ${offset + 1} to ${offset + rows.length} of ${data.total}`
+      }
+      loadingLabel="Loading the audit log"
+      empty="No events match these filters."
+      pager={{
+        label: 'Audit log pages',
+        offset,
+        pageSize: DEFAULT_PAGE_SIZE,
+        total: (data) => data.total,
+        hrefFor: (to) => auditHref(paths.adminAudit, filter, to),
+      }}
+    />
   );
 }

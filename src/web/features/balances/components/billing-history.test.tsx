@@ -1,19 +1,26 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerEntry } from '../../../../shared/schemas/balances';
+import type uPlot from 'uplot';
+import { formatDate } from '../../../lib/format';
 import { mockApi } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { makeClient } from '../../../testing/test-data';
 
 // uPlot draws on a canvas, which jsdom lacks: a stand-in records what it was asked to draw.
-const drawn = vi.hoisted(() => ({ data: [] as unknown[], destroyed: 0 }));
+const drawn = vi.hoisted(() => ({
+  data: [] as unknown[],
+  options: [] as uPlot.Options[],
+  destroyed: 0,
+}));
 vi.mock('uplot', () => {
   class FakePlot {
     static paths = { bars: () => () => null };
     static tzDate = (date: Date) => date;
-    constructor(_options: unknown, data: unknown, target: HTMLElement) {
+    constructor(options: uPlot.Options, data: unknown, target: HTMLElement) {
       drawn.data.push(data);
+      drawn.options.push(options);
       target.append(document.createElement('canvas'));
     }
     setSize() {}
@@ -94,6 +101,7 @@ let saved: Blob[] = [];
 beforeEach(() => {
   saved = [];
   drawn.data = [];
+  drawn.options = [];
   drawn.destroyed = 0;
   // jsdom has no object URLs: keep the Blob the page saves, and stop the link's navigation.
   URL.createObjectURL = vi.fn((blob: Blob) => {
@@ -268,7 +276,7 @@ describe('Usage History', () => {
     // The text alternative: a summary and the same figures as a table.
     expect(
       screen.getByText(
-        '4 messages, 5 segments, EUR 0.25 from 2026-11-20 to 2026-11-22.',
+        `4 messages, 5 segments, EUR 0.25 from ${formatDate('2026-11-20')} to ${formatDate('2026-11-22')}.`,
       ),
     ).toBeInTheDocument();
     await user.click(screen.getByText('Show the figures per day'));
@@ -279,10 +287,32 @@ describe('Usage History', () => {
         .map((row) => row.textContent),
     ).toEqual([
       'DayMessagesSegmentsAmount',
-      '2026-11-2000EUR 0.00',
-      '2026-11-2112EUR 0.10',
-      '2026-11-2233EUR 0.15',
+      `${formatDate('2026-11-20')}00EUR 0.00`,
+      `${formatDate('2026-11-21')}12EUR 0.10`,
+      `${formatDate('2026-11-22')}33EUR 0.15`,
     ]);
+  });
+
+  it('draws daily totals as bars, and the legend shows the latest day before any hover', async () => {
+    mockApi(routes());
+    const { user } = renderApp('/billing/balance', { loggedIn: true });
+    await user.click(await screen.findByRole('tab', { name: 'Usage History' }));
+    await waitFor(() => expect(drawn.options).toHaveLength(1));
+    const series = drawn.options[0]!.series;
+    // Messages and amount both as bars: no line ramping from one day to the next.
+    expect(series[1]?.paths).toBeTypeOf('function');
+    expect(series[2]?.paths).toBeTypeOf('function');
+    const fakePlot = {} as uPlot;
+    const legend = series.map((one, index) =>
+      typeof one.value === 'function'
+        ? one.value(fakePlot, null as unknown as number, index, null)
+        : undefined,
+    );
+    expect(legend).toEqual([formatDate('2026-11-22'), '3', '0.15']);
+    const hovered = series[1]?.value;
+    expect(
+      typeof hovered === 'function' ? hovered(fakePlot, 1, 1, 1) : undefined,
+    ).toBe('1');
   });
 
   it('a chosen period is asked for and redrawn; a reversed one is refused', async () => {

@@ -1,16 +1,17 @@
 import { useState } from 'react';
 import { formatMoney } from '../../../../shared/money';
-import type { LedgerKind } from '../../../../shared/schemas/balances';
+import type {
+  LedgerEntry,
+  LedgerKind,
+} from '../../../../shared/schemas/balances';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { TableSkeleton } from '../../../components/ui/table-skeleton';
+import { DataTable, type Column } from '../../../components/ui/data-table';
 import { errorText } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
 import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
-import { HistoryPager } from './history-pager';
 import './billing.css';
-import '../../../components/ui/table.css';
 
 const KIND_TEXT: Record<LedgerKind, string> = {
   FREE_CREDIT: 'Free credit',
@@ -45,6 +46,36 @@ export function CsvButton({
   );
 }
 
+/** When a ledger row was written, the first column of both history tables. */
+export const ledgerDateColumn: Column<LedgerEntry> = {
+  header: 'Date',
+  cell: (entry) => formatDateTime(entry.dateCreated),
+  className: 'nowrap',
+};
+
+function topupColumns(currency: string): Column<LedgerEntry>[] {
+  return [
+    ledgerDateColumn,
+    {
+      header: 'Amount',
+      cell: (entry) => formatMoney(currency, entry.amount),
+      numeric: true,
+      className: 'amount',
+    },
+    { header: 'Kind', cell: (entry) => KIND_TEXT[entry.kind] },
+    {
+      header: 'Reason',
+      cell: (entry) => entry.reason ?? <span className="muted">No reason</span>,
+    },
+    {
+      header: 'Balance after',
+      cell: (entry) => formatMoney(currency, entry.balanceAfter),
+      numeric: true,
+      className: 'amount',
+    },
+  ];
+}
+
 /** The credits of the current client's balance, newest first, with the admin's reason. */
 export function TopupHistory({
   clientId,
@@ -53,71 +84,6 @@ export function TopupHistory({
   clientId: string;
   currency: string;
 }) {
-  const [offset, setOffset] = useState(0);
-  const ledger = useLedger({ clientId, kind: 'FREE_CREDIT', offset });
-
-  let content;
-  if (ledger.isPending) {
-    content = <TableSkeleton label="Loading top-ups" />;
-  } else if (ledger.isError) {
-    content = <Alert tone="danger">{errorText(ledger.error)}</Alert>;
-  } else if (ledger.data.entries.length === 0) {
-    content = <p className="muted">No top-ups yet.</p>;
-  } else {
-    const { entries, total } = ledger.data;
-    content = (
-      <>
-        <div className="table-wrap">
-          <table className="table" aria-busy={ledger.isPlaceholderData}>
-            <caption className="sr-only">
-              Top-ups {offset + 1} to {offset + entries.length} of {total}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col" className="numeric">
-                  Amount
-                </th>
-                <th scope="col">Kind</th>
-                <th scope="col">Reason</th>
-                <th scope="col" className="numeric">
-                  Balance after
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td className="nowrap">
-                    {formatDateTime(entry.dateCreated)}
-                  </td>
-                  <td className="numeric amount">
-                    {formatMoney(currency, entry.amount)}
-                  </td>
-                  <td>{KIND_TEXT[entry.kind]}</td>
-                  <td>
-                    {entry.reason ?? <span className="muted">No reason</span>}
-                  </td>
-                  <td className="numeric amount">
-                    {formatMoney(currency, entry.balanceAfter)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <HistoryPager
-          label="Top-up pages"
-          offset={offset}
-          shown={entries.length}
-          total={total}
-          pageSize={HISTORY_PAGE_SIZE}
-          onPage={setOffset}
-        />
-      </>
-    );
-  }
-
   return (
     <section className="card stack" aria-labelledby="topup-history-title">
       <div className="section-header">
@@ -130,7 +96,62 @@ export function TopupHistory({
           fileName="top-up-history.csv"
         />
       </div>
-      {content}
+      <LedgerTable
+        clientId={clientId}
+        kind="FREE_CREDIT"
+        columns={topupColumns(currency)}
+        noun="Top-ups"
+        loadingLabel="Loading top-ups"
+        empty="No top-ups yet."
+        pagerLabel="Top-up pages"
+      />
     </section>
+  );
+}
+
+/**
+ * A page of one kind of ledger rows, 20 a page. The page is local state: the two history tabs
+ * on one screen cannot share the `offset` of the URL.
+ */
+export function LedgerTable({
+  clientId,
+  kind,
+  columns,
+  noun,
+  loadingLabel,
+  empty,
+  pagerLabel,
+}: {
+  clientId: string;
+  kind: LedgerKind;
+  columns: Column<LedgerEntry>[];
+  /** Names the rows in the table's caption: '{noun} 1 to 20 of 25'. */
+  noun: string;
+  loadingLabel: string;
+  empty: string;
+  pagerLabel: string;
+}) {
+  const [offset, setOffset] = useState(0);
+  const ledger = useLedger({ clientId, kind, offset });
+  return (
+    <DataTable
+      query={ledger}
+      rows={(data) => data.entries}
+      rowKey={(entry) => entry.id}
+      columns={columns}
+      caption={(entries, data) =>
+        `${noun} ${offset + 1} to ${offset + entries.length} of ${data.total}`
+      }
+      loadingLabel={loadingLabel}
+      empty={empty}
+      card={false}
+      pager={{
+        label: pagerLabel,
+        offset,
+        pageSize: HISTORY_PAGE_SIZE,
+        total: (data) => data.total,
+        onPage: setOffset,
+      }}
+    />
   );
 }

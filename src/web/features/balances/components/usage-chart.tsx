@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatMoney } from '../../../../shared/money';
 import type { UsageDay } from '../../../../shared/schemas/balances';
-import '../../../components/ui/table.css';
+import { Table } from '../../../components/ui/data-table';
+import { formatDate } from '../../../lib/format';
 import './billing.css';
 
 /**
@@ -56,7 +57,7 @@ export function UsageChart({
   const first = days[0]?.date;
   const last = days.at(-1)?.date;
   if (!first || !last) return <p className="muted">No days in this period.</p>;
-  const summary = `${totals.messages} ${totals.messages === 1 ? 'message' : 'messages'}, ${totals.segments} ${totals.segments === 1 ? 'segment' : 'segments'}, ${formatMoney(currency, totals.tenThousandths / 10_000)} from ${first} to ${last}.`;
+  const summary = `${totals.messages} ${totals.messages === 1 ? 'message' : 'messages'}, ${totals.segments} ${totals.segments === 1 ? 'segment' : 'segments'}, ${formatMoney(currency, totals.tenThousandths / 10_000)} from ${formatDate(first)} to ${formatDate(last)}.`;
 
   return (
     <figure className="usage-figure">
@@ -70,37 +71,28 @@ export function UsageChart({
       />
       <details className="usage-table">
         <summary>Show the figures per day</summary>
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="sr-only">Usage per day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col" className="numeric">
-                  Messages
-                </th>
-                <th scope="col" className="numeric">
-                  Segments
-                </th>
-                <th scope="col" className="numeric">
-                  Amount
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((day) => (
-                <tr key={day.date}>
-                  <td className="nowrap tabular">{day.date}</td>
-                  <td className="numeric tabular">{day.messages}</td>
-                  <td className="numeric tabular">{day.segments}</td>
-                  <td className="numeric amount">
-                    {formatMoney(currency, day.amount)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          rows={days}
+          rowKey={(day) => day.date}
+          columns={[
+            {
+              header: 'Day',
+              label: null,
+              cell: (day) => formatDate(day.date),
+              className: 'nowrap',
+            },
+            { header: 'Messages', cell: (day) => day.messages, numeric: true },
+            { header: 'Segments', cell: (day) => day.segments, numeric: true },
+            {
+              header: 'Amount',
+              cell: (day) => formatMoney(currency, day.amount),
+              numeric: true,
+              className: 'amount',
+            },
+          ]}
+          caption="Usage per day"
+          card={false}
+        />
       </details>
     </figure>
   );

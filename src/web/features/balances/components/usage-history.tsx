@@ -13,16 +13,13 @@ import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { paths } from '../../../config/paths';
 import { Skeleton } from '../../../components/ui/spinner';
-import { TableSkeleton } from '../../../components/ui/table-skeleton';
+import type { Column } from '../../../components/ui/data-table';
 import { errorText } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
-import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
 import { useUsage } from '../api/get-usage';
-import { HistoryPager } from './history-pager';
-import { CsvButton } from './topup-history';
+import { CsvButton, ledgerDateColumn, LedgerTable } from './topup-history';
 import { UsageChart } from './usage-chart';
 import './billing.css';
-import '../../../components/ui/table.css';
 
 const DAY_MS = 86_400_000;
 
@@ -120,99 +117,63 @@ function Debits({
   clientId: string;
   currency: string;
 }) {
-  const [offset, setOffset] = useState(0);
-  const ledger = useLedger({ clientId, kind: 'SMS', offset });
-
-  let content;
-  if (ledger.isPending) {
-    content = <TableSkeleton label="Loading usage" />;
-  } else if (ledger.isError) {
-    content = <Alert tone="danger">{errorText(ledger.error)}</Alert>;
-  } else if (ledger.data.entries.length === 0) {
-    content = <p className="muted">No usage yet.</p>;
-  } else {
-    const { entries, total } = ledger.data;
-    content = (
-      <>
-        <div className="table-wrap">
-          <table className="table" aria-busy={ledger.isPlaceholderData}>
-            <caption className="sr-only">
-              Messages paid {offset + 1} to {offset + entries.length} of {total}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Message</th>
-                <th scope="col">Recipient</th>
-                <th scope="col" className="numeric">
-                  Segments
-                </th>
-                <th scope="col" className="numeric">
-                  Amount
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <DebitRow key={entry.id} currency={currency} entry={entry} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <HistoryPager
-          label="Usage pages"
-          offset={offset}
-          shown={entries.length}
-          total={total}
-          pageSize={HISTORY_PAGE_SIZE}
-          onPage={setOffset}
-        />
-      </>
-    );
-  }
   return (
     <div className="stack-sm">
       <h3 className="subsection-title">Messages paid</h3>
-      {content}
+      <LedgerTable
+        clientId={clientId}
+        kind="SMS"
+        columns={debitColumns(currency)}
+        noun="Messages paid"
+        loadingLabel="Loading usage"
+        empty="No usage yet."
+        pagerLabel="Usage pages"
+      />
     </div>
   );
 }
+
+const unknown = <span className="muted">—</span>;
 
 /**
  * A debit. The ledger entry carries the message's recipient and segments, so a page of debits
  * is one request; the message itself opens in the Message Log.
  */
-function DebitRow({
-  currency,
-  entry,
-}: {
-  currency: string;
-  entry: LedgerEntry;
-}) {
-  const unknown = <span className="muted">—</span>;
-  const when = formatDateTime(entry.dateCreated);
-  return (
-    <tr>
-      <td className="nowrap">{when}</td>
-      <td className="usage-message">
-        {entry.messageId ? (
+function debitColumns(currency: string): Column<LedgerEntry>[] {
+  return [
+    ledgerDateColumn,
+    {
+      header: 'Message',
+      className: 'usage-message',
+      cell: (entry) =>
+        entry.messageId ? (
           <Link
             to={paths.message(entry.messageId)}
             // Every row's link reads "View": the name says which message it opens.
-            aria-label={`View the message${entry.recipient ? ` to ${entry.recipient}` : ''} of ${when}`}
+            aria-label={`View the message${entry.recipient ? ` to ${entry.recipient}` : ''} of ${formatDateTime(entry.dateCreated)}`}
           >
             View
           </Link>
         ) : (
           unknown
-        )}
-      </td>
-      <td className="nowrap tabular">{entry.recipient ?? unknown}</td>
-      <td className="numeric tabular">{entry.segments ?? unknown}</td>
-      <td className="numeric amount">
-        {/* A debit is stored negative; the table shows what was spent. */}
-        {formatMoney(currency, Math.abs(entry.amount))}
-      </td>
-    </tr>
-  );
+        ),
+    },
+    {
+      header: 'Recipient',
+      cell: (entry) => entry.recipient ?? unknown,
+      className: 'nowrap tabular',
+    },
+    {
+      header: 'Segments',
+      cell: (entry) => entry.segments ?? unknown,
+      numeric: true,
+    },
+    {
+      header: 'Amount',
+      // A debit is stored negative; the table shows what was spent.
+      cell: (entry) => formatMoney(currency, Math.abs(entry.amount)),
+      numeric: true,
+      className: 'amount',
+    },
+  ];
 }

@@ -1,22 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import {
   ADMIN_LARGE_PAGE_SIZE,
   MAX_CLIENTS_MESSAGE,
   MAX_CLIENTS_PER_USER,
 } from '../../../../shared/limits';
-import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { usePanel } from '../../../components/ui/side-panel';
-import { TableSkeleton } from '../../../components/ui/table-skeleton';
+import { DataTable } from '../../../components/ui/data-table';
 import { useToast } from '../../../components/ui/toaster';
-import { paths } from '../../../config/paths';
-import { errorText } from '../../../lib/api-error';
 import { adminClientsQueryOptions } from '../api/get-admin-clients';
-import { formatDate } from '../../../lib/format';
+import { clientColumns } from './admin-client-table';
 import { useCanCall } from '../../../lib/permissions';
-import '../../../components/ui/table.css';
 
 /**
  * A user's clients (300 at a time, spec §9) and New Client, which opens `newClientForm` (the
@@ -64,51 +59,17 @@ export function UserClients({
           </Button>
         ) : null}
       </div>
-      {clients.isPending ? (
-        <TableSkeleton label="Loading the user's clients" rows={2} />
-      ) : clients.isError ? (
-        <Alert tone="danger">{errorText(clients.error)}</Alert>
-      ) : clients.data.clients.length === 0 ? (
-        <div className="card empty-state">
-          <p className="empty-text">This user has no clients.</p>
-        </div>
-      ) : (
-        <div className="table-wrap card">
-          <table className="table">
-            <caption className="sr-only">The user&apos;s clients</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Client ID</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {clients.data.clients.map((client) => (
-                <tr
-                  key={client.id}
-                  className={canView ? 'row-link' : undefined}
-                >
-                  <td>
-                    {canView ? (
-                      <Link
-                        className="row-link-target"
-                        to={paths.adminClient(client.id)}
-                      >
-                        {client.name}
-                      </Link>
-                    ) : (
-                      client.name
-                    )}
-                  </td>
-                  <td className="mono">{client.id}</td>
-                  <td className="nowrap">{formatDate(client.dateCreated)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={clients}
+        rows={(data) => data.clients}
+        rowKey={(client) => client.id}
+        rowClassName={() => (canView ? 'row-link' : undefined)}
+        columns={clientColumns(canView)}
+        caption={() => "The user's clients"}
+        loadingLabel="Loading the user's clients"
+        skeletonRows={2}
+        empty="This user has no clients."
+      />
     </section>
   );
 }

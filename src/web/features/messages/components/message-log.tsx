@@ -1,13 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
-import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
-import { offsetParam, Pager } from '../../../components/ui/pager';
+import { ButtonLink } from '../../../components/ui/button';
+import { DataTable } from '../../../components/ui/data-table';
+import { offsetParam } from '../../../components/ui/pager';
 import { usePanel } from '../../../components/ui/side-panel';
-import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { paths } from '../../../config/paths';
-import { errorText } from '../../../lib/api-error';
 import { useMessages } from '../api/get-messages';
 import {
   filtersFromSearch,
@@ -18,7 +16,7 @@ import {
 import { isInFlight } from '../message-log-model';
 import { MessageDetail } from './message-detail';
 import { MessageFiltersForm } from './message-filters-form';
-import { MessageTable } from './message-table';
+import { useMessageColumns } from './message-table';
 import './message-log.css';
 
 /** The log's filters and page, read from the URL of the current screen. */
@@ -112,93 +110,66 @@ function MessageLogBody({
   clientId: string;
   hrefFor: (filters: MessageFilters, offset?: number) => string;
 }) {
-  if (query.isPending) {
-    return <TableSkeleton label="Loading messages" rows={6} />;
-  }
-  if (query.isError) {
-    return (
-      <div className="stack-sm">
-        <Alert tone="danger">
-          {`The messages could not be loaded. ${errorText(query.error)}`}
-        </Alert>
-        <div>
-          <Button onClick={() => void query.refetch()}>Try again</Button>
-        </div>
-      </div>
-    );
-  }
-
-  const { messages, total } = query.data;
-  if (messages.length === 0) {
-    return <EmptyLog filters={filters} offset={offset} hrefFor={hrefFor} />;
-  }
-  const last = offset + messages.length;
+  const columns = useMessageColumns({ clientId });
   return (
-    <div className="stack-sm">
-      {messages.some(isInFlight) ? (
-        <p className="muted live-note">
-          <span className="live-dot" aria-hidden="true" />
-          Updating every 2 seconds while messages are on their way.
-        </p>
-      ) : null}
-      <MessageTable
-        source={{ clientId }}
-        messages={messages}
-        caption={`Messages ${offset + 1} to ${last} of ${total}`}
-        busy={query.isPlaceholderData}
-      />
-      <Pager
-        label="Message pages"
-        offset={offset}
-        shown={messages.length}
-        total={total}
-        pageSize={DEFAULT_PAGE_SIZE}
-        hrefFor={(to) => hrefFor(filters, to)}
-      />
-    </div>
+    <DataTable
+      query={query}
+      rows={(data) => data.messages}
+      rowKey={(message) => message.id}
+      rowClassName={() => 'row-link'}
+      columns={columns}
+      className="message-table"
+      caption={(messages, data) =>
+        `Messages ${offset + 1} to ${offset + messages.length} of ${data.total}`
+      }
+      loadingLabel="Loading messages"
+      skeletonRows={6}
+      errorPrefix="The messages could not be loaded. "
+      {...emptyLog(filters, offset, hrefFor)}
+      note={(data) =>
+        data.messages.some(isInFlight) ? (
+          <p className="muted live-note">
+            <span className="live-dot" aria-hidden="true" />
+            Updating every 2 seconds while messages are on their way.
+          </p>
+        ) : null
+      }
+      pager={{
+        label: 'Message pages',
+        offset,
+        pageSize: DEFAULT_PAGE_SIZE,
+        total: (data) => data.total,
+        hrefFor: (to) => hrefFor(filters, to),
+      }}
+    />
   );
 }
 
-function EmptyLog({
-  filters,
-  offset,
-  hrefFor,
-}: {
-  filters: MessageFilters;
-  offset: number;
-  hrefFor: (filters: MessageFilters, offset?: number) => string;
-}) {
+/** What an empty page says, and the way out of it. */
+function emptyLog(
+  filters: MessageFilters,
+  offset: number,
+  hrefFor: (filters: MessageFilters, offset?: number) => string,
+): { empty: string; emptyAction: ReactNode } {
   if (offset > 0) {
-    return (
-      <div className="card empty-state stack-sm">
-        <p className="empty-text">No messages on this page.</p>
-        <div>
-          <ButtonLink to={hrefFor(filters)}>First page</ButtonLink>
-        </div>
-      </div>
-    );
+    return {
+      empty: 'No messages on this page.',
+      emptyAction: <ButtonLink to={hrefFor(filters)}>First page</ButtonLink>,
+    };
   }
   if (hasFilters(filters)) {
-    return (
-      <div className="card empty-state stack-sm">
-        <p className="empty-text">No messages match these filters.</p>
-        <div>
-          <ButtonLink to={hrefFor({})}>Clear filters</ButtonLink>
-        </div>
-      </div>
-    );
+    return {
+      empty: 'No messages match these filters.',
+      emptyAction: <ButtonLink to={hrefFor({})}>Clear filters</ButtonLink>,
+    };
   }
-  return (
-    <div className="card empty-state stack-sm">
-      <p className="empty-text">
-        No messages yet. Messages you send appear here with their delivery
-        state.
-      </p>
-      <div>
-        <ButtonLink to={paths.sms} variant="primary">
-          Send an SMS
-        </ButtonLink>
-      </div>
-    </div>
-  );
+  return {
+    empty:
+      'No messages yet. Messages you send appear here with their delivery state.',
+    emptyAction: (
+      <ButtonLink to={paths.sms} variant="primary">
+        Send an SMS
+      </ButtonLink>
+    ),
+  };
 }

@@ -3,17 +3,14 @@ import type {
   RouteSplit,
   RouteSplitWithShare,
 } from '../../../../shared/schemas/route-splits';
-import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { DataTable, type TableQuery } from '../../../components/ui/data-table';
 import { usePanel } from '../../../components/ui/side-panel';
-import { Skeleton } from '../../../components/ui/spinner';
-import { errorText } from '../../../lib/api-error';
 import { useCanCall } from '../../../lib/permissions';
 import { routeSplitAccess } from '../access';
 import { useRouteSplits } from '../api/get-route-splits';
 import { trafficShares } from '../traffic-share';
 import { RouteSplitForm } from './route-split-form';
-import '../../../components/ui/table.css';
 import './route-splits.css';
 
 /**
@@ -57,85 +54,71 @@ export function RouteSplitList({ client }: { client: Client }) {
           </Button>
         ) : null}
       </div>
-      {splits.isPending ? (
-        <div aria-busy="true">
-          <span className="sr-only">Loading route splits</span>
-          <Skeleton height="96px" />
-        </div>
-      ) : splits.isError ? (
-        <Alert tone="danger">{errorText(splits.error)}</Alert>
-      ) : splits.data.length === 0 ? (
-        <div className="card empty-state">
-          <p className="empty-text">This client has no route splits.</p>
-        </div>
-      ) : (
-        <SplitTable
-          splits={splits.data}
-          onOpen={allowed.update || allowed.remove ? open : undefined}
-        />
-      )}
+      <SplitTable
+        query={splits}
+        onOpen={allowed.update || allowed.remove ? open : undefined}
+      />
     </section>
   );
 }
 
 function SplitTable({
-  splits,
+  query,
   onOpen,
 }: {
-  splits: RouteSplitWithShare[];
+  query: TableQuery<RouteSplitWithShare[]>;
   /** Absent when the user may neither edit nor delete a split. */
   onOpen?: (split: RouteSplit) => void;
 }) {
-  const shares = trafficShares(splits);
+  const shares = trafficShares(query.data ?? []);
   return (
-    <div className="table-wrap card">
-      <table className="table">
-        <caption className="sr-only">Route splits</caption>
-        <thead>
-          <tr>
-            <th scope="col">Delivery method</th>
-            <th scope="col" className="numeric">
-              Weight
-            </th>
-            <th scope="col" className="numeric">
-              Share
-            </th>
-            <th scope="col" className="numeric">
-              Carried (24 h)
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {splits.map((split) => (
-            <tr key={split.id} className={onOpen ? 'row-link' : undefined}>
-              <td>
-                {/* Stretched over the row: clicking anywhere on it opens the split. */}
-                {onOpen ? (
-                  <button
-                    type="button"
-                    className="row-link-target link-button"
-                    aria-label={`${split.deliveryMethod}, weight ${split.weight}: edit or delete`}
-                    onClick={() => onOpen(split)}
-                  >
-                    {split.deliveryMethod}
-                  </button>
-                ) : (
-                  split.deliveryMethod
-                )}
-              </td>
-              <td className="numeric tabular">{split.weight}</td>
-              <td className="numeric tabular">{shares.get(split.id)}</td>
-              <td
-                className="numeric tabular"
-                title={`${split.messages24h ?? 0} messages in the last 24 hours`}
+    <DataTable
+      query={query}
+      rows={(splits) => splits}
+      rowKey={(split) => split.id}
+      rowClassName={() => (onOpen ? 'row-link' : undefined)}
+      columns={[
+        {
+          header: 'Delivery method',
+          label: null,
+          // Stretched over the row: clicking anywhere on it opens the split.
+          cell: (split) =>
+            onOpen ? (
+              <button
+                type="button"
+                className="row-link-target link-button"
+                aria-label={`${split.deliveryMethod}, weight ${split.weight}: edit or delete`}
+                onClick={() => onOpen(split)}
               >
-                {carried(split)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+                {split.deliveryMethod}
+              </button>
+            ) : (
+              split.deliveryMethod
+            ),
+        },
+        { header: 'Weight', cell: (split) => split.weight, numeric: true },
+        {
+          header: 'Share',
+          cell: (split) => shares.get(split.id),
+          numeric: true,
+        },
+        {
+          header: 'Carried (24 h)',
+          numeric: true,
+          cell: (split) => (
+            <span
+              title={`${split.messages24h ?? 0} messages in the last 24 hours`}
+            >
+              {carried(split)}
+            </span>
+          ),
+        },
+      ]}
+      caption={() => 'Route splits'}
+      loadingLabel="Loading route splits"
+      skeletonRows={2}
+      empty="This client has no route splits."
+    />
   );
 }
 

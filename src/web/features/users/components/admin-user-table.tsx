@@ -1,13 +1,10 @@
 import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
-import { Alert } from '../../../components/ui/alert';
 import { ButtonLink } from '../../../components/ui/button';
-import { Pager, pageHref } from '../../../components/ui/pager';
-import { TableSkeleton } from '../../../components/ui/table-skeleton';
+import { DataTable } from '../../../components/ui/data-table';
+import { pageHref } from '../../../components/ui/pager';
 import { paths } from '../../../config/paths';
-import { errorText } from '../../../lib/api-error';
 import { useAdminUsers } from '../api/get-admin-users';
-import '../../../components/ui/table.css';
 
 /** A user's name as shown in lists: first and last name, else the e-mail. */
 export function displayName(user: {
@@ -28,68 +25,46 @@ export function AdminUserTable({
 }) {
   const users = useAdminUsers(offset, q);
 
-  if (users.isPending) return <TableSkeleton label="Loading users" />;
-  if (users.isError) {
-    return <Alert tone="danger">{errorText(users.error)}</Alert>;
-  }
-  const { users: rows, total } = users.data;
-  if (rows.length === 0) {
-    return (
-      <div className="card empty-state">
-        <p className="empty-text">
-          {q && offset === 0
-            ? `No users match “${q}”.`
-            : 'No users on this page.'}
-        </p>
+  return (
+    <DataTable
+      query={users}
+      rows={(data) => data.users}
+      rowKey={(user) => user.id}
+      rowClassName={() => 'row-link'}
+      columns={[
+        {
+          header: 'Name',
+          label: null,
+          // Stretched over the row: clicking anywhere on it opens the user.
+          cell: (user) => (
+            <Link className="row-link-target" to={paths.adminUser(user.id)}>
+              {displayName(user)}
+            </Link>
+          ),
+        },
+        { header: 'Email', cell: (user) => user.email },
+        { header: 'Organization', cell: (user) => user.organization },
+        { header: 'User ID', cell: (user) => user.id, className: 'mono' },
+      ]}
+      caption={(rows, data) =>
+        `Users ${offset + 1} to ${offset + rows.length} of ${data.total}`
+      }
+      loadingLabel="Loading users"
+      empty={
+        q && offset === 0 ? `No users match “${q}”.` : 'No users on this page.'
+      }
+      emptyAction={
         <ButtonLink to={pageHref(paths.adminUsers, 0, q)}>
           First page
         </ButtonLink>
-      </div>
-    );
-  }
-  return (
-    <div className="stack-sm">
-      <div className="table-wrap card">
-        <table className="table" aria-busy={users.isPlaceholderData}>
-          <caption className="sr-only">
-            Users {offset + 1} to {offset + rows.length} of {total}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Organization</th>
-              <th scope="col">User ID</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((user) => (
-              <tr key={user.id} className="row-link">
-                <td>
-                  {/* Stretched over the row: clicking anywhere on it opens the user. */}
-                  <Link
-                    className="row-link-target"
-                    to={paths.adminUser(user.id)}
-                  >
-                    {displayName(user)}
-                  </Link>
-                </td>
-                <td>{user.email}</td>
-                <td>{user.organization}</td>
-                <td className="mono">{user.id}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager
-        label="Users pages"
-        offset={offset}
-        shown={rows.length}
-        total={total}
-        pageSize={DEFAULT_PAGE_SIZE}
-        hrefFor={(to) => pageHref(paths.adminUsers, to, q)}
-      />
-    </div>
+      }
+      pager={{
+        label: 'Users pages',
+        offset,
+        pageSize: DEFAULT_PAGE_SIZE,
+        total: (data) => data.total,
+        hrefFor: (to) => pageHref(paths.adminUsers, to, q),
+      }}
+    />
   );
 }
