@@ -2,7 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForRevocations } from '../../src/server/auth/revocations.ts';
 import { type Fleet, spawnFleet } from '../support/fleet.ts';
-import { httpClient, registerUser } from '../support/http.ts';
+import { httpClient } from '../support/http.ts';
+import { registerUser } from '../support/seed.ts';
 import { ADMIN } from '../support/start-server.ts';
 
 // Issue 18, part 2: two server processes on one PostgreSQL. A change on node A that revokes

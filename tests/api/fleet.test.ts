@@ -3,14 +3,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_CLIENTS_PER_USER } from '../../src/shared/limits.ts';
 import { isFinal } from '../support/delivery.ts';
 import { spawnFleet, type Fleet } from '../support/fleet.ts';
-import { httpClient, registerUser } from '../support/http.ts';
+import { httpClient } from '../support/http.ts';
 import {
   launchServer,
   stopServer,
   type SpawnedServer,
 } from '../support/spawn-server.ts';
 import { startSmscProcess, type SmscProcess } from '../support/smsc-process.ts';
-import { createClient, giveCredit } from './fixtures.ts';
+import { createClient, giveCredit, registerUser } from '../support/seed.ts';
 
 /**
  * Rules that must hold over several processes on one PostgreSQL (CONTRACT, "Operating a

@@ -57,8 +57,8 @@ async function expectFits(page: Page, screen: string) {
 
 /** A customer with a client, some credit and two messages: every list has rows. */
 async function seedCustomer(request: APIRequestContext, user: TestUser) {
-  const client = await createClientViaApi(request, user, 'Fitting shop');
-  await grantCreditViaApi(request, client.id, '5');
+  const client = await createClientViaApi(user, 'Fitting shop');
+  await grantCreditViaApi(client.id, '5');
   for (const recipient of ['447700900123', '447700900456']) {
     const sent = await request.post(`/api/clients/${client.id}/messages/sms`, {
       headers: { authorization: basicAuth(user.email, user.password) },
