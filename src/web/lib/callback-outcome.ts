@@ -23,10 +23,10 @@ const UNREACHABLE_REASONS: Record<string, string> = {
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the TLS certificate is not trusted',
   CERT_UNTRUSTED: 'the TLS certificate is not trusted',
   CERT_REVOKED: 'its TLS certificate has been revoked',
-  ERR_TLS_CERT_ALTNAME_INVALID:
-    'its TLS certificate is for another host name',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another host name',
   EPROTO: 'the TLS handshake failed (does it serve https on that port?)',
-  ECONNREFUSED: 'it refused the connection (is anything listening on that port?)',
+  ECONNREFUSED:
+    'it refused the connection (is anything listening on that port?)',
   ECONNRESET: 'it closed the connection before answering',
   EHOSTUNREACH: 'its host cannot be reached',
   ENETUNREACH: 'its network cannot be reached',

@@ -37,13 +37,34 @@ export function groupCallbacks(callbacks: MessageCallback[]): CallbackEvent[] {
     const last = tries.reduce((a, b) => (b.attempt >= a.attempt ? b : a));
     const triesLeft = Math.max(0, CALLBACK_MAX_TRIES - last.attempt);
     if (last.error === null) {
-      return { state: last.state, tries, last, outcome: 'received', nextTryAt: null, triesLeft: 0 };
+      return {
+        state: last.state,
+        tries,
+        last,
+        outcome: 'received',
+        nextTryAt: null,
+        triesLeft: 0,
+      };
     }
     const delay = CALLBACK_RETRY_DELAYS_SECONDS[last.attempt - 1];
     if (delay === undefined) {
-      return { state: last.state, tries, last, outcome: 'given-up', nextTryAt: null, triesLeft: 0 };
+      return {
+        state: last.state,
+        tries,
+        last,
+        outcome: 'given-up',
+        nextTryAt: null,
+        triesLeft: 0,
+      };
     }
     const nextTryAt = new Date(Date.parse(last.dateCreated) + delay * 1000);
-    return { state: last.state, tries, last, outcome: 'retrying', nextTryAt, triesLeft };
+    return {
+      state: last.state,
+      tries,
+      last,
+      outcome: 'retrying',
+      nextTryAt,
+      triesLeft,
+    };
   });
 }
