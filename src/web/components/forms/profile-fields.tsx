@@ -10,6 +10,7 @@ import {
 } from '../../../shared/schemas/users';
 import { useServerError, type FieldLabels } from '../../lib/server-errors';
 import { Field } from '../ui/field';
+import { EmailField } from './credential-fields';
 import '../ui/field.css';
 
 /** The profile's fields as the form labels them (spec §2). */
@@ -64,15 +65,10 @@ export function ProfileFields({
           autoComplete: 'organization',
         }}
       />
-      <Field
-        label={PROFILE_LABELS.email}
+      <EmailField
+        field={register('email')}
+        autoComplete="email"
         error={errors.email?.message ?? ''}
-        inputProps={{
-          ...register('email'),
-          type: 'email',
-          autoComplete: 'email',
-          spellCheck: false,
-        }}
       />
     </>
   );
