@@ -83,6 +83,7 @@ test.describe('Small screens', () => {
       user,
       request,
     }) => {
+      test.setTimeout(60_000);
       await page.setViewportSize(viewport);
       const client = await createClientViaApi(request, user, 'Phone');
       await grantCreditViaApi(request, client.id, '1.00');
