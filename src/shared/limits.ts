@@ -36,3 +36,15 @@ export const VONAGE_SIGNATURE_METHODS = [
   'sha512',
 ] as const;
 export type VonageSignatureMethod = (typeof VONAGE_SIGNATURE_METHODS)[number];
+
+/**
+ * Status callbacks (CONTRACT "Status callbacks"): seconds to wait after failed try number n
+ * (index n - 1) before the next one. The first retry comes within 30 s; then the delays grow
+ * to 6 h, and the last try is made about 26 hours after the first. The console shows from it
+ * when a failed event is tried next and how many tries are left.
+ */
+export const CALLBACK_RETRY_DELAYS_SECONDS: readonly number[] = [
+  15, 60, 300, 900, 1_800, 3_600, 7_200, 14_400, 21_600, 21_600, 21_600,
+];
+/** Every try of one event: the first delivery and one per retry delay. */
+export const CALLBACK_MAX_TRIES = CALLBACK_RETRY_DELAYS_SECONDS.length + 1;

@@ -658,8 +658,8 @@ describe('GET /api/admin/audit', () => {
 
   it.each([
     ['action=client.exploded', /Unknown action/],
-    ['actorUserId=42', /Invalid id/],
-    ['targetId=x', /Invalid id/],
+    ['actorUserId=42', /^Actor user ID must be a UUID such as [0-9a-f-]{36}$/],
+    ['targetId=x', /^Target ID must be a UUID such as [0-9a-f-]{36}$/],
     ['since=today', /date \(YYYY-MM-DD\) or an ISO 8601 time/],
     ['since=2026-02-01&until=2026-01-01', /since must be before until/],
     ['offset=-1', /offset must not be negative/],

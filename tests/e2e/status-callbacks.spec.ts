@@ -46,13 +46,16 @@ test.describe('Status callbacks', () => {
       const section = page.getByRole('region', { name: 'Status Callback' });
       await section.getByLabel('Status callback URL').fill(url);
       await section.getByRole('button', { name: 'Save' }).click();
-      const key = section.locator('code');
-      await expect(key).toHaveText(/^whsec_/);
-      const signingKey = (await key.textContent())!;
+      // Masked like a client secret until shown.
+      const key = section.getByLabel('Signing key');
+      await expect(key).toHaveValue('••••••');
+      await section.getByRole('button', { name: 'Show signing key' }).click();
+      await expect(key).toHaveValue(/^whsec_/);
+      const signingKey = await key.inputValue();
 
       await section.getByRole('button', { name: 'Send test event' }).click();
       await expect(
-        section.getByText(/^The receiver answered HTTP 204 in \d+ ms\.$/),
+        section.getByText(/^Your endpoint answered 204 in \d+ ms\.$/),
       ).toBeVisible();
 
       await page.goto('/#/messaging/sms');
@@ -79,6 +82,74 @@ test.describe('Status callbacks', () => {
       expect(
         verifyCallbackSignature(delivered.signature, delivered.raw, signingKey),
       ).toBe(true);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
+  test('a failing endpoint: the test event says why in a sentence, and the message panel shows one entry per event with its next try, every try folded', async ({
+    page,
+    user,
+    request,
+  }) => {
+    test.setTimeout(60_000);
+    const receiver = http.createServer((_req, res) => {
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) =>
+      receiver.listen(0, '127.0.0.1', resolve),
+    );
+    const port = (receiver.address() as AddressInfo).port;
+    try {
+      const client = await createClientViaApi(request, user, 'Broken hooks');
+      await grantCreditViaApi(request, client.id, '1.00');
+      await loginAs(page, user);
+      await page.goto(`/#/clients/${client.id}`);
+      const section = page.getByRole('region', { name: 'Status Callback' });
+      const url = section.getByLabel('Status callback URL');
+
+      // https to a plain http server: the TLS handshake fails, told as a sentence.
+      await url.fill(`https://127.0.0.1:${port}/sms-status`);
+      await section.getByRole('button', { name: 'Save' }).click();
+      await section.getByRole('button', { name: 'Send test event' }).click();
+      await expect(
+        section.getByText(
+          /^We could not reach your endpoint: the TLS handshake failed/,
+        ),
+      ).toBeVisible();
+      await expect(section).not.toContainText('EPROTO');
+
+      await url.fill(`http://127.0.0.1:${port}/sms-status`);
+      await section.getByRole('button', { name: 'Save' }).click();
+      await expect(
+        page.getByText('The status callback URL has been saved').last(),
+      ).toBeVisible();
+      await page.goto('/#/messaging/sms');
+      await page.getByLabel('Recipient').fill('+44 7700 900123');
+      await page.getByLabel('Body').fill('Nobody listens');
+      const sent = page.waitForResponse(/\/messages\/sms$/);
+      await page.getByRole('button', { name: 'Send SMS' }).click();
+      const { id: messageId } = (await (await sent).json()) as { id: string };
+
+      await page.goto(`/#/messaging/log?message=${messageId}`);
+      const panel = page.getByRole('dialog', { name: 'Message', exact: true });
+      const callbacks = panel.getByRole('region', { name: 'Status callbacks' });
+      const delivered = callbacks.getByRole('listitem', {
+        name: 'DELIVERED event',
+      });
+      await expect(delivered).toBeVisible({ timeout: 20_000 });
+      await expect(delivered).toContainText('Retrying');
+      await expect(delivered).toContainText(
+        'Last answerYour endpoint answered 500: only a 2xx status counts as received.',
+      );
+      await expect(delivered).toContainText('Next try');
+      await expect(delivered).toContainText(/Tries left1[01]/);
+      // Each try is folded: its line shows once the disclosure is opened.
+      const firstTry = delivered.getByText(/^Try 1, /);
+      await expect(firstTry).toBeHidden();
+      await delivered.locator('summary').click();
+      await expect(firstTry).toBeVisible();
     } finally {
       receiver.closeAllConnections();
       await new Promise<void>((resolve) => receiver.close(() => resolve()));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   IdSchema,
+  idOf,
   ListMetaSchema,
   pagingSchema,
   TimestampSchema,
@@ -58,10 +59,14 @@ export const AuditListSchema = ListMetaSchema.extend({
 });
 export type AuditList = z.infer<typeof AuditListSchema>;
 
+/** The filters as the console labels them: the API's refusals name them so too. */
+const ACTOR_LABEL = 'Actor user ID';
+const TARGET_LABEL = 'Target ID';
+
 export const AuditQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend({
   action: z.enum(AUDIT_ACTIONS, { message: 'Unknown action' }).optional(),
-  actorUserId: IdSchema.optional(),
-  targetId: IdSchema.optional(),
+  actorUserId: idOf(ACTOR_LABEL).optional(),
+  targetId: idOf(TARGET_LABEL).optional(),
   since: DateOrTimeSchema.optional(),
   until: DateOrTimeSchema.optional(),
 });
@@ -70,11 +75,14 @@ export const AuditQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend({
 export const AuditFilterSchema = z
   .object({
     action: z.union([z.literal(''), z.enum(AUDIT_ACTIONS)]),
-    actorUserId: z.union([
-      z.literal(''),
-      z.uuid({ message: 'Enter a whole user ID' }),
-    ]),
-    targetId: z.string().trim().max(100, 'The target ID is too long'),
+    actorUserId: z
+      .string()
+      .trim()
+      .pipe(z.union([z.literal(''), idOf(ACTOR_LABEL)])),
+    targetId: z
+      .string()
+      .trim()
+      .pipe(z.union([z.literal(''), idOf(TARGET_LABEL)])),
     since: z.union([z.literal(''), z.iso.date('Enter a date')]),
     until: z.union([z.literal(''), z.iso.date('Enter a date')]),
   })

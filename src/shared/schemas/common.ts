@@ -27,6 +27,12 @@ export function nameText(label: string) {
 }
 
 export const IdSchema = z.uuid({ message: 'Invalid id' });
+/** What an id looks like, for messages that ask for one. */
+export const UUID_EXAMPLE = '3f2a9c4e-8b1d-4e6f-a2c5-7d9e0b1f4a6c';
+/** An id typed by someone: a refusal names the field (`label`) and the form it takes. */
+export function idOf(label: string) {
+  return z.uuid({ message: `${label} must be a UUID such as ${UUID_EXAMPLE}` });
+}
 export const IdParamsSchema = z.object({ id: IdSchema });
 /** Every route on one client names it `:clientId` (the client-or-user scope checks it). */
 export const ClientIdParamsSchema = z.object({ clientId: IdSchema });

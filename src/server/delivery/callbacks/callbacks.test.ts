@@ -7,11 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody } from './body.ts';
 import { LOOKUPS_PER_CLIENT, LOOKUPS_WAITING_PER_CLIENT } from './dns.ts';
-import {
-  CALLBACK_RETRY_DELAYS_SECONDS,
-  callbackRetryDelaySeconds,
-  postCallback,
-} from './send.ts';
+import { CALLBACK_RETRY_DELAYS_SECONDS } from '../../../shared/limits.ts';
+import { callbackRetryDelaySeconds, postCallback } from './send.ts';
 import { signCallback, verifyCallbackSignature } from './signature.ts';
 import {
   checkCallbackTarget,

@@ -10,6 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { CALLBACK_RETRY_DELAYS_SECONDS } from '../../../shared/limits.ts';
 import { signCallback, SIGNATURE_HEADER } from './signature.ts';
 import { resolveCallbackTarget, type ResolveOptions } from './target.ts';
 
@@ -36,14 +37,8 @@ export const CALLBACK_TIMEOUT_MS = 10_000;
 
 /**
  * Seconds to wait after failed attempt number `attempt` (1 = the first delivery) before the
- * next one, or null to give up. The first retry comes within 30 s; then the delays grow to 6 h,
- * and the last attempt is made about 26 hours after the first, so a receiver that is down for
- * up to a day still gets every event.
+ * next one, or null to give up: the schedule is shared with the console, which shows it.
  */
-export const CALLBACK_RETRY_DELAYS_SECONDS: readonly number[] = [
-  15, 60, 300, 900, 1_800, 3_600, 7_200, 14_400, 21_600, 21_600, 21_600,
-];
-
 export function callbackRetryDelaySeconds(attempt: number): number | null {
   if (!Number.isInteger(attempt) || attempt < 1) {
     throw new Error(`callback attempt must be an integer ≥ 1, got ${attempt}`);

@@ -36,7 +36,10 @@ export function AdminShellRoute() {
     <>
       <MenuButton open={drawer.open} onToggle={drawer.toggle} />
       <Link to={paths.admin} className="brand">
-        <ProductName /> <span className="brand-badge">Admin</span>
+        <span className="brand-name">
+          <ProductName />
+        </span>{' '}
+        <span className="brand-badge">Admin</span>
       </Link>
       <div className="navbar-end">
         <Link to={paths.home} className="navbar-link">

@@ -1,6 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
 import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { Skeleton } from '../../components/ui/spinner';
@@ -19,8 +17,6 @@ export function MessagingSmsRoute() {
   const branding = useBranding();
   const balance = useDefaultBalance(currentClient?.id ?? null);
   const queryClient = useQueryClient();
-  // The last message sent from this page, linked to its detail in the Message Log.
-  const [lastSent, setLastSent] = useState<string | null>(null);
 
   return (
     <>
@@ -49,8 +45,7 @@ export function MessagingSmsRoute() {
           smsPrice={branding.data.smsPrice}
           currency={balance.data?.currency ?? branding.data.currency}
           balanceAmount={balance.data?.amount}
-          onSent={(message) => {
-            setLastSent(message.id);
+          onSent={() => {
             // The balance widget and this page reload the balance after a send (spec §2),
             // and the Message Log shows the new message.
             void queryClient.invalidateQueries({
@@ -64,13 +59,6 @@ export function MessagingSmsRoute() {
       ) : (
         <Skeleton height="480px" />
       )}
-      {currentClient && lastSent ? (
-        <p className="muted">
-          Your last message is in the{' '}
-          <Link to={paths.message(lastSent)}>Message Log</Link>, where you can
-          follow its delivery.
-        </p>
-      ) : null}
     </>
   );
 }

@@ -1,7 +1,39 @@
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import type { UpdateUserInput } from '../../../shared/schemas/users';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  useForm,
+  type FieldErrors,
+  type UseFormRegister,
+} from 'react-hook-form';
+import {
+  UpdateUserSchema,
+  type UpdateUserInput,
+} from '../../../shared/schemas/users';
+import { useServerError, type FieldLabels } from '../../lib/server-errors';
 import { Field } from '../ui/field';
+import { EmailField } from './credential-fields';
 import '../ui/field.css';
+
+/** The profile's fields as the form labels them (spec §2). */
+const PROFILE_LABELS = {
+  firstName: 'First Name',
+  lastName: 'Last Name',
+  organization: 'Organization',
+  email: 'Email',
+} satisfies FieldLabels<UpdateUserInput>;
+
+/**
+ * The profile form of its user or an admin: starts from the stored profile, checks it with the
+ * shared schema, and shows the save call's failure (`error`) in the form's words, under the
+ * field it names (`serverError` is the rest, for the form's alert).
+ */
+export function useProfileForm(user: UpdateUserInput, error: unknown) {
+  const form = useForm<UpdateUserInput>({
+    resolver: zodResolver(UpdateUserSchema),
+    defaultValues: profileValues(user),
+  });
+  const serverError = useServerError(form, error, PROFILE_LABELS);
+  return { form, serverError };
+}
 
 /** First Name, Last Name, Organization and Email: the profile, edited by its user or an admin. */
 export function ProfileFields({
@@ -15,33 +47,28 @@ export function ProfileFields({
     <>
       <div className="field-row">
         <Field
-          label="First Name"
+          label={PROFILE_LABELS.firstName}
           error={errors.firstName?.message ?? ''}
           inputProps={{ ...register('firstName'), autoComplete: 'given-name' }}
         />
         <Field
-          label="Last Name"
+          label={PROFILE_LABELS.lastName}
           error={errors.lastName?.message ?? ''}
           inputProps={{ ...register('lastName'), autoComplete: 'family-name' }}
         />
       </div>
       <Field
-        label="Organization"
+        label={PROFILE_LABELS.organization}
         error={errors.organization?.message ?? ''}
         inputProps={{
           ...register('organization'),
           autoComplete: 'organization',
         }}
       />
-      <Field
-        label="Email"
+      <EmailField
+        field={register('email')}
+        autoComplete="email"
         error={errors.email?.message ?? ''}
-        inputProps={{
-          ...register('email'),
-          type: 'email',
-          autoComplete: 'email',
-          spellCheck: false,
-        }}
       />
     </>
   );

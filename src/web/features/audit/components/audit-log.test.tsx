@@ -163,7 +163,9 @@ describe('Audit log', () => {
     await user.type(filters.getByLabelText('Actor user ID'), 'not-an-id');
     await user.click(filters.getByRole('button', { name: 'Apply' }));
     expect(
-      await filters.findByText('Enter a whole user ID'),
+      await filters.findByText(
+        'Actor user ID must be a UUID such as 3f2a9c4e-8b1d-4e6f-a2c5-7d9e0b1f4a6c',
+      ),
     ).toBeInTheDocument();
     expect(currentPath()).toBe('/admin/audit');
 
@@ -193,6 +195,25 @@ describe('Audit log', () => {
       'href',
       `#/admin/audit?${expectedSearch}&offset=30`,
     );
+  });
+
+  it('a target id that is no UUID is refused in the form, naming the field and the form it takes', async () => {
+    const { requests } = mockApi({
+      'GET /api/users/me': { body: staff },
+      'GET /api/admin/audit': auditRoute,
+    });
+    const { user } = renderApp('/admin/audit', { loggedIn: true });
+    await screen.findByRole('table', { name: /^Audit events/ });
+    const filters = within(screen.getByRole('form', { name: 'Filters' }));
+    await user.type(filters.getByLabelText('Target ID'), '44');
+    await user.click(filters.getByRole('button', { name: 'Apply' }));
+    expect(
+      await filters.findByText(
+        'Target ID must be a UUID such as 3f2a9c4e-8b1d-4e6f-a2c5-7d9e0b1f4a6c',
+      ),
+    ).toBeInTheDocument();
+    expect(currentPath()).toBe('/admin/audit');
+    expect(auditSearches(requests)).toEqual(['?count=30&offset=0']);
   });
 
   it('a link with filters opens with them filled in', async () => {

@@ -9,7 +9,10 @@ import {
 } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { Field } from '../../../components/ui/field';
+import {
+  EmailField,
+  PasswordField,
+} from '../../../components/forms/credential-fields';
 import { paths } from '../../../config/paths';
 import { clearAuthNotice, useAuthNotice } from '../../../lib/auth-notice';
 import { saveCredentials } from '../../../lib/credentials';
@@ -50,22 +53,11 @@ export function LoginForm({ productName }: { productName: ReactNode }) {
           {notice.text}
         </Alert>
       ) : null}
-      <Field
-        label="Email"
-        inputProps={{
-          ...register('email'),
-          type: 'email',
-          autoComplete: 'username',
-          spellCheck: false,
-        }}
-      />
-      <Field
+      <EmailField field={register('email')} autoComplete="username" />
+      <PasswordField
         label="Password"
-        inputProps={{
-          ...register('password'),
-          type: 'password',
-          autoComplete: 'current-password',
-        }}
+        field={register('password')}
+        autoComplete="current-password"
       />
       <div className="form-actions">
         <Button type="submit" variant="primary" className="btn-block">

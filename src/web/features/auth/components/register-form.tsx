@@ -9,6 +9,10 @@ import {
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
+import {
+  EmailField,
+  PasswordField,
+} from '../../../components/forms/credential-fields';
 import { paths } from '../../../config/paths';
 import { isApiError } from '../../../lib/api-error';
 import { clearAuthNotice, setAuthNotice } from '../../../lib/auth-notice';
@@ -71,32 +75,18 @@ export function RegisterForm({ productName }: { productName: ReactNode }) {
           {mismatch}
         </Alert>
       ) : null}
-      <Field
-        label="Email"
-        inputProps={{
-          ...register('email'),
-          type: 'email',
-          autoComplete: 'email',
-          spellCheck: false,
-        }}
-      />
+      <EmailField field={register('email')} autoComplete="email" />
       <div className="field-row">
-        <Field
+        <PasswordField
           label="Password"
-          inputProps={{
-            ...register('password'),
-            type: 'password',
-            autoComplete: 'new-password',
-          }}
+          field={register('password')}
+          autoComplete="new-password"
         />
-        <Field
+        <PasswordField
           label="Confirm Password"
-          inputProps={{
-            ...register('confirmPassword'),
-            type: 'password',
-            autoComplete: 'new-password',
-            'aria-invalid': mismatch ? true : undefined,
-          }}
+          field={register('confirmPassword')}
+          autoComplete="new-password"
+          invalid={Boolean(mismatch)}
         />
       </div>
       <div className="field-row">

@@ -17,6 +17,7 @@ import { usePanel } from '../../../components/ui/side-panel';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
+import { useServerError } from '../../../lib/server-errors';
 import { formatDate } from '../../../lib/format';
 import { useAdminBalance } from '../api/get-admin-balance';
 import { useGiveFreeCredit } from '../api/give-free-credit';
@@ -101,11 +102,7 @@ function FreeCreditForm({
   const balance = useAdminBalance(clientId).data ?? opened;
   const toast = useToast();
   const grant = useGiveFreeCredit(clientId);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<
+  const form = useForm<
     z.input<typeof FreeCreditFormSchema>,
     unknown,
     z.output<typeof FreeCreditFormSchema>
@@ -114,6 +111,15 @@ function FreeCreditForm({
     defaultValues: { amount: '', reason: '' },
     // The note answers a press of Give Free Credit; typing does not change it.
     reValidateMode: 'onSubmit',
+  });
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = form;
+  const serverError = useServerError(form, grant.error, {
+    amount: 'Amount',
+    reason: 'Reason',
   });
   // The grant waiting for confirmation: the amount as canonical decimal text (never a float).
   const [pending, setPending] = useState<z.output<
@@ -146,9 +152,7 @@ function FreeCreditForm({
           {formatMoney(balance.currency, balance.amount)}
         </strong>
       </p>
-      {grant.error ? (
-        <Alert tone="danger">{errorText(grant.error)}</Alert>
-      ) : null}
+      {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
       <Field
         label="Amount"
         hint={`In ${balance.currency}, up to 4 decimal places`}

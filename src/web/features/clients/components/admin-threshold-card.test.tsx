@@ -86,7 +86,7 @@ describe('admin threshold card', () => {
     ).toHaveValue('5.00');
   });
 
-  it("shows the server's refusal in place", async () => {
+  it("shows the server's refusal under the field, naming it as the form labels it", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     mockApi(
       pageRoutes({
@@ -105,8 +105,13 @@ describe('admin threshold card', () => {
     await user.clear(card.getByLabelText('Minimum balance'));
     await user.type(card.getByLabelText('Minimum balance'), '2');
     await user.click(card.getByRole('button', { name: 'Save Threshold' }));
-    expect(await card.findByRole('alert')).toHaveTextContent(
-      'minThreshold must not be negative',
+    expect(
+      await card.findByText('Minimum balance must not be negative'),
+    ).toBeInTheDocument();
+    expect(card.getByLabelText('Minimum balance')).toHaveAttribute(
+      'aria-invalid',
+      'true',
     );
+    expect(card.queryByText(/minThreshold/)).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import { Field } from '../../../components/ui/field';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
+import { useServerError } from '../../../lib/server-errors';
 import { needsRoleText, useCanCall } from '../../../lib/permissions';
 import { useAdminBalance } from '../api/get-admin-balance';
 import { useSetBalanceThreshold } from '../api/set-balance-threshold';
@@ -65,13 +66,17 @@ function ThresholdForm({
   const save = useSetBalanceThreshold(clientId);
   const toast = useToast();
   const canUpdate = useCanCall(THRESHOLD_ACCESS);
+  const form = useForm<UpdateBalanceInput, unknown, { minThreshold: string }>({
+    resolver: zodResolver(UpdateBalanceSchema),
+    defaultValues: { minThreshold: formatAmount(balance.minThreshold) },
+  });
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<UpdateBalanceInput, unknown, { minThreshold: string }>({
-    resolver: zodResolver(UpdateBalanceSchema),
-    defaultValues: { minThreshold: formatAmount(balance.minThreshold) },
+  } = form;
+  const serverError = useServerError(form, save.error, {
+    minThreshold: 'Minimum balance',
   });
 
   const onSubmit = handleSubmit(({ minThreshold }) =>
@@ -91,7 +96,7 @@ function ThresholdForm({
           ? `The customer is warned below ${formatMoney(balance.currency, balance.minThreshold)}.`
           : 'No warning is set: 0 turns it off.'}
       </p>
-      {save.error ? <Alert tone="danger">{errorText(save.error)}</Alert> : null}
+      {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
       {canUpdate ? (
         <form className="stack-sm" onSubmit={onSubmit} noValidate>
           <Field

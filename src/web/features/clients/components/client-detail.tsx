@@ -38,6 +38,13 @@ export const GRACE_OPTIONS = [
   { seconds: 604_800, text: '7 days' },
 ] as const;
 
+/** When a grace period chosen now ends, as the console shows a date and time. */
+function graceEnd(graceSeconds: number): string {
+  return formatDateTime(
+    new Date(Date.now() + graceSeconds * 1000).toISOString(),
+  );
+}
+
 /** /clients/{id}: the card (click to rename), Reset Secret and Delete Client (spec §2, §4). */
 export function ClientDetail({
   clientId,
@@ -155,13 +162,7 @@ function ResetSecretSection({ client }: { client: Client }) {
             { clientId: client.id, graceSeconds },
             {
               onSuccess: (withSecret) => {
-                if (graceSeconds > 0) {
-                  setGraceUntil(
-                    formatDateTime(
-                      new Date(Date.now() + graceSeconds * 1000).toISOString(),
-                    ),
-                  );
-                }
+                if (graceSeconds > 0) setGraceUntil(graceEnd(graceSeconds));
                 panel.showPanel(<ClientSecret client={withSecret} />, {
                   title: 'New secret',
                 });
@@ -179,6 +180,12 @@ function ResetSecretSection({ client }: { client: Client }) {
           value={String(graceSeconds)}
           onChange={(key) => setGraceSeconds(Number(key))}
         />
+        {graceSeconds > 0 ? (
+          <p className="muted" role="status">
+            With this grace period, the old secret keeps working until{' '}
+            {graceEnd(graceSeconds)}.
+          </p>
+        ) : null}
       </ConfirmDialog>
     </section>
   );

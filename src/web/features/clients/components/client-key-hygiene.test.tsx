@@ -53,9 +53,22 @@ describe('reset secret with a grace period', () => {
       await screen.findByRole('button', { name: 'Reset Secret' }),
     );
     const dialog = within(screen.getByRole('alertdialog', { name: QUESTION }));
+    expect(dialog.queryByText(/old secret keeps working until/)).toBeNull();
     await user.selectOptions(
       dialog.getByLabelText('Keep the old secret working for'),
       '24 hours',
+    );
+    // The spec's question stays word for word; the note under it says until when.
+    expect(
+      screen.getByRole('alertdialog', { name: QUESTION }),
+    ).toBeInTheDocument();
+    // A day from now, as shown (a minute may turn while the test runs).
+    const inADay = (offsetMs: number) =>
+      `With this grace period, the old secret keeps working until ${formatDateTime(
+        new Date(Date.now() + 86_400_000 + offsetMs).toISOString(),
+      )}.`;
+    expect([inADay(-60_000), inADay(0)]).toContain(
+      dialog.getByText(/old secret keeps working until/).textContent,
     );
     await user.click(dialog.getByRole('button', { name: 'OK' }));
     await screen.findByRole('dialog', { name: 'New secret' });

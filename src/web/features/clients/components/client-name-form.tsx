@@ -9,7 +9,8 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
-import { errorText } from '../../../lib/api-error';
+
+import { useServerError } from '../../../lib/server-errors';
 import { cx } from '../../../lib/cx';
 import { useUpdateClient } from '../api/update-client';
 import '../../../components/ui/field.css';
@@ -31,15 +32,17 @@ export function ClientNameForm({
 }) {
   const toast = useToast();
   const update = useUpdateClient();
+  const form = useForm<{ name: string }>({
+    resolver: zodResolver(UpdateClientSchema),
+    defaultValues: { name: client.name },
+  });
   const {
     register,
     handleSubmit,
     setFocus,
     formState: { errors },
-  } = useForm<{ name: string }>({
-    resolver: zodResolver(UpdateClientSchema),
-    defaultValues: { name: client.name },
-  });
+  } = form;
+  const serverError = useServerError(form, update.error, { name: 'Name' });
 
   // The card was clicked to edit the name: the field takes the focus.
   useEffect(() => setFocus('name', { shouldSelect: true }), [setFocus]);
@@ -58,9 +61,7 @@ export function ClientNameForm({
 
   return (
     <form className={cx('stack', className)} onSubmit={onSubmit} noValidate>
-      {update.error ? (
-        <Alert tone="danger">{errorText(update.error)}</Alert>
-      ) : null}
+      {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
       <Field
         label="Name"
         error={errors.name?.message ?? ''}

@@ -1,10 +1,8 @@
-import { useState } from 'react';
-import { SECRET_MASK } from '../../../../shared/limits';
 import type { ClientWithSecret } from '../../../../shared/schemas/clients';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { CopyButton } from './copy-button';
+import { SecretField } from './secret-field';
 import '../../../components/ui/field.css';
 
 /**
@@ -12,7 +10,6 @@ import '../../../components/ui/field.css';
  * buttons for the id and the secret. Read-only inputs keep both selectable by hand.
  */
 export function ClientSecret({ client }: { client: ClientWithSecret }) {
-  const [visible, setVisible] = useState(false);
   return (
     <div className="stack">
       <Alert tone="warning" role="status">
@@ -37,27 +34,7 @@ export function ClientSecret({ client }: { client: ClientWithSecret }) {
           <CopyButton value={client.id} label="Copy client ID" />
         </div>
       </div>
-      <div className="stack-sm">
-        <Field
-          label="Client secret"
-          inputProps={{
-            readOnly: true,
-            value: visible ? client.secret : SECRET_MASK,
-            className: 'input mono',
-            onFocus: (event) => event.currentTarget.select(),
-          }}
-        />
-        <div className="row">
-          <Button
-            size="sm"
-            aria-pressed={visible}
-            onClick={() => setVisible((shown) => !shown)}
-          >
-            {visible ? 'Hide secret' : 'Show secret'}
-          </Button>
-          <CopyButton value={client.secret} label="Copy secret" />
-        </div>
-      </div>
+      <SecretField label="Client secret" name="secret" value={client.secret} />
     </div>
   );
 }

@@ -5,7 +5,8 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { usePanel } from '../../../components/ui/side-panel';
-import { errorText } from '../../../lib/api-error';
+
+import { useServerError } from '../../../lib/server-errors';
 import { useCreateClient } from '../api/create-client';
 import { ClientSecret } from './client-secret';
 import '../../../components/ui/field.css';
@@ -17,14 +18,16 @@ import '../../../components/ui/field.css';
 export function CreateClientForm({ userId }: { userId?: string } = {}) {
   const panel = usePanel();
   const creation = useCreateClient();
+  const form = useForm<{ name: string }>({
+    resolver: zodResolver(CreateClientSchema),
+    defaultValues: { name: '' },
+  });
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<{ name: string }>({
-    resolver: zodResolver(CreateClientSchema),
-    defaultValues: { name: '' },
-  });
+  } = form;
+  const serverError = useServerError(form, creation.error, { name: 'Name' });
 
   const onSubmit = handleSubmit(({ name }) =>
     creation.mutate(
@@ -40,9 +43,7 @@ export function CreateClientForm({ userId }: { userId?: string } = {}) {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
-      {creation.error ? (
-        <Alert tone="danger">{errorText(creation.error)}</Alert>
-      ) : null}
+      {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
       <Field
         label="Name"
         hint="A name to recognise this client, e.g. the system that sends with it."

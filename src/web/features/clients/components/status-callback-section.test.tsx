@@ -1,5 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SECRET_MASK } from '../../../../shared/limits';
 import { mockApi } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
@@ -61,7 +62,9 @@ describe('status callback on the client page', () => {
     await user.clear(field);
     await user.type(field, 'https://hooks.example.com/sms');
     await user.click(section.getByRole('button', { name: 'Save' }));
-    expect(await section.findByText(KEY)).toBeInTheDocument();
+    expect(await section.findByLabelText('Signing key')).toHaveValue(
+      SECRET_MASK,
+    );
     expect(requests.find((r) => r.method === 'PUT')?.body).toEqual({
       statusCallbackUrl: 'https://hooks.example.com/sms',
     });
@@ -79,13 +82,60 @@ describe('status callback on the client page', () => {
     expect(section.getByLabelText('Status callback URL')).toHaveValue(
       'https://hooks.example.com/sms',
     );
-    expect(section.getByText(KEY)).toBeInTheDocument();
     await user.click(section.getByRole('button', { name: 'Send test event' }));
     expect(
       await section.findByText(
-        'The test event was not taken: receiver answered HTTP 500',
+        'Your endpoint answered 500 in 7 ms: only a 2xx status counts as received.',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('masks the signing key like a client secret: Show reveals it, Copy copies it', async () => {
+    mockApi(routes('https://hooks.example.com/sms'));
+    const { user } = renderApp(`/clients/${client.id}`, { loggedIn: true });
+    const section = within(
+      await screen.findByRole('region', { name: 'Status Callback' }),
+    );
+    const key = section.getByLabelText('Signing key');
+    expect(key).toHaveValue(SECRET_MASK);
+    expect(section.queryByText(KEY)).toBeNull();
+    await user.click(section.getByRole('button', { name: 'Copy signing key' }));
+    expect(await navigator.clipboard.readText()).toBe(KEY);
+    await user.click(section.getByRole('button', { name: 'Show signing key' }));
+    expect(key).toHaveValue(KEY);
+    await user.click(section.getByRole('button', { name: 'Hide signing key' }));
+    expect(key).toHaveValue(SECRET_MASK);
+  });
+
+  it('names the field as the form labels it in a server refusal, and drops it once the URL changes', async () => {
+    const routesWithRefusal = {
+      ...routes(null),
+      [`PUT /api/clients/${client.id}`]: {
+        status: 400,
+        body: {
+          statusCode: 400,
+          error: 'Bad Request',
+          message:
+            'statusCallbackUrl must not point to a private address (10.0.0.1)',
+        },
+      },
+    };
+    mockApi(routesWithRefusal);
+    const { user } = renderApp(`/clients/${client.id}`, { loggedIn: true });
+    const section = within(
+      await screen.findByRole('region', { name: 'Status Callback' }),
+    );
+    const field = section.getByLabelText('Status callback URL');
+    await user.type(field, 'https://10.0.0.1/hook');
+    await user.click(section.getByRole('button', { name: 'Save' }));
+    const refusal =
+      'Status callback URL must not point to a private address (10.0.0.1)';
+    expect(await section.findByText(refusal)).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(section.queryByText(/statusCallbackUrl/)).toBeNull();
+    await user.type(field, 'x');
+    expect(section.queryByText(refusal)).toBeNull();
+    expect(field).not.toHaveAttribute('aria-invalid');
   });
 
   it('Rotate key asks first; Cancel keeps the key, OK shows the new one', async () => {
@@ -103,7 +153,8 @@ describe('status callback on the client page', () => {
     await user.click(within(question).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(rotateCalls()).toEqual([]);
-    expect(section.getByText(KEY)).toBeInTheDocument();
+    await user.click(section.getByRole('button', { name: 'Show signing key' }));
+    expect(section.getByLabelText('Signing key')).toHaveValue(KEY);
 
     await user.click(section.getByRole('button', { name: 'Rotate key' }));
     await user.click(
@@ -111,8 +162,9 @@ describe('status callback on the client page', () => {
         name: 'OK',
       }),
     );
-    expect(await section.findByText(NEW_KEY)).toBeInTheDocument();
-    expect(section.queryByText(KEY)).toBeNull();
+    await waitFor(() =>
+      expect(section.getByLabelText('Signing key')).toHaveValue(NEW_KEY),
+    );
     expect(rotateCalls()).toHaveLength(1);
     expect(rotateCalls()[0]).toMatchObject({ method: 'POST' });
     expect(

@@ -13,15 +13,18 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
+import { callbackOutcome } from '../../../lib/callback-outcome';
+import { useServerError } from '../../../lib/server-errors';
 import { useRotateSigningKey } from '../api/rotate-signing-key';
 import {
   useSendTestEvent,
   useSetStatusCallbackUrl,
 } from '../api/status-callback';
-import { CopyButton } from './copy-button';
+import { SecretField } from './secret-field';
 import './clients.css';
 
 const FormSchema = z.object({ statusCallbackUrl: StatusCallbackUrlSchema });
+const FIELD_LABELS = { statusCallbackUrl: 'Status callback URL' };
 
 const ROTATE_KEY_QUESTION =
   'Are you sure you want to rotate the signing key? Callbacks are signed with the new key at once, and the current key stops working';
@@ -44,16 +47,20 @@ export function StatusCallbackSection({
   const [confirmingRotate, setConfirmingRotate] = useState(false);
   const url = client.statusCallbackUrl ?? null;
   const key = client.statusCallbackSigningKey ?? null;
+  const form = useForm<
+    z.input<typeof FormSchema>,
+    unknown,
+    z.output<typeof FormSchema>
+  >({
+    resolver: zodResolver(FormSchema),
+    values: { statusCallbackUrl: url ?? '' },
+  });
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<z.input<typeof FormSchema>, unknown, z.output<typeof FormSchema>>(
-    {
-      resolver: zodResolver(FormSchema),
-      values: { statusCallbackUrl: url ?? '' },
-    },
-  );
+  } = form;
+  const saveError = useServerError(form, save.error, FIELD_LABELS);
 
   const onSubmit = handleSubmit(({ statusCallbackUrl }) => {
     test.reset();
@@ -77,7 +84,7 @@ export function StatusCallbackSection({
         Every state change of this client&apos;s messages is sent to this URL as
         a signed POST. Leave it empty to stop.
       </p>
-      {save.error ? <Alert tone="danger">{errorText(save.error)}</Alert> : null}
+      {saveError ? <Alert tone="danger">{saveError}</Alert> : null}
       <form className="stack-sm" onSubmit={onSubmit} noValidate>
         <Field
           label="Status callback URL"
@@ -105,23 +112,21 @@ export function StatusCallbackSection({
       </form>
       {key ? (
         <div className="stack-sm">
-          <span className="field-label" id="signing-key-label">
-            Signing key
-          </span>
-          <div className="form-actions-inline">
-            <code className="signing-key" aria-labelledby="signing-key-label">
-              {key}
-            </code>
-            <CopyButton value={key} label="Copy signing key" />
-            <Button
-              size="sm"
-              variant="danger"
-              pending={rotate.isPending}
-              onClick={() => setConfirmingRotate(true)}
-            >
-              Rotate key
-            </Button>
-          </div>
+          <SecretField
+            label="Signing key"
+            name="signing key"
+            value={key}
+            actions={
+              <Button
+                size="sm"
+                variant="danger"
+                pending={rotate.isPending}
+                onClick={() => setConfirmingRotate(true)}
+              >
+                Rotate key
+              </Button>
+            }
+          />
           {rotate.error ? (
             <Alert tone="danger">{errorText(rotate.error)}</Alert>
           ) : null}
@@ -142,9 +147,7 @@ export function StatusCallbackSection({
       {test.error ? <Alert tone="danger">{errorText(test.error)}</Alert> : null}
       {test.data ? (
         <Alert tone={test.data.ok ? 'success' : 'danger'} role="status">
-          {test.data.ok
-            ? `The receiver answered HTTP ${test.data.status} in ${test.data.durationMs} ms.`
-            : `The test event was not taken: ${test.data.error}`}
+          {callbackOutcome(test.data)}
         </Alert>
       ) : null}
     </section>

@@ -4,7 +4,9 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/spinner';
 import { errorText, isApiError } from '../../../lib/api-error';
+import { callbackOutcome } from '../../../lib/callback-outcome';
 import { useMessage } from '../api/get-message';
+import { groupCallbacks, type CallbackEvent } from '../callback-events';
 import { formatDateTime } from '../format-time';
 import type {
   DeliveryAttempt,
@@ -14,6 +16,7 @@ import type {
 import type { MessageCallback } from '../../../../shared/schemas/messages';
 import { MessageStateBadge, SimulatedLabel } from './message-state-badge';
 import './message-log.css';
+import './messages.css';
 
 /**
  * The side panel of one message: its fields, then every delivery attempt (method, state,
@@ -148,7 +151,17 @@ function Attempts({ attempts }: { attempts: DeliveryAttempt[] }) {
   );
 }
 
-/** Each POST of a state change to the client's status callback URL, oldest first. */
+const OUTCOME_LABELS: Record<CallbackEvent['outcome'], string> = {
+  received: 'Received',
+  retrying: 'Retrying',
+  'given-up': 'Given up',
+};
+
+/**
+ * The status callback events of the message (one per state change), each with its last
+ * answer and, while it fails, when it is tried next and how many tries are left. Every try
+ * is listed under a disclosure, folded: a failing endpoint makes up to 12 tries per event.
+ */
 function Callbacks({ callbacks }: { callbacks: MessageCallback[] }) {
   return (
     <section className="card" aria-labelledby="message-callbacks-title">
@@ -156,27 +169,61 @@ function Callbacks({ callbacks }: { callbacks: MessageCallback[] }) {
         Status callbacks
       </h3>
       <ol className="plain-list attempt-list">
-        {callbacks.map((callback, index) => (
-          <li key={`${callback.dateCreated}-${index}`} className="attempt">
+        {groupCallbacks(callbacks).map((event) => (
+          <li
+            key={`${event.state}-${event.tries[0]?.dateCreated}`}
+            className="attempt"
+            aria-label={`${event.state} event`}
+          >
             <div className="attempt-head">
-              <span className="attempt-method">
-                {callback.state} event, try {callback.attempt}
+              <span className="attempt-method">{event.state} event</span>
+              <span className={`callback-outcome is-${event.outcome}`}>
+                {OUTCOME_LABELS[event.outcome]}
               </span>
             </div>
             <dl className="details">
               <div className="details-pair">
-                <dt>Answer</dt>
-                <dd className={callback.error ? 'is-danger' : undefined}>
-                  {callback.status === null
-                    ? (callback.error ?? 'No answer')
-                    : `HTTP ${callback.status}${callback.error ? ` (${callback.error})` : ''}`}
+                <dt>Last answer</dt>
+                <dd className={event.last.error ? 'is-danger' : undefined}>
+                  {callbackOutcome(event.last)}
                 </dd>
               </div>
-              <div className="details-pair">
-                <dt>Time</dt>
-                <dd>{formatDateTime(callback.dateCreated)}</dd>
-              </div>
+              {event.nextTryAt ? (
+                <div className="details-pair">
+                  <dt>Next try</dt>
+                  <dd>{formatDateTime(event.nextTryAt.toISOString())}</dd>
+                </div>
+              ) : null}
+              {event.outcome === 'retrying' ? (
+                <div className="details-pair">
+                  <dt>Tries left</dt>
+                  <dd className="tabular">{event.triesLeft}</dd>
+                </div>
+              ) : null}
             </dl>
+            <details className="callback-tries">
+              <summary>
+                {event.tries.length === 1
+                  ? '1 try'
+                  : `${event.tries.length} tries`}
+              </summary>
+              <ol className="plain-list stack-sm">
+                {event.tries.map((callback) => (
+                  <li key={callback.attempt} className="callback-try">
+                    <span className="tabular">
+                      Try {callback.attempt},{' '}
+                      {formatDateTime(callback.dateCreated)}:
+                    </span>{' '}
+                    {callbackOutcome(callback)}
+                    {callback.error && callback.status === null ? (
+                      <span className="mono muted callback-error">
+                        {callback.error}
+                      </span>
+                    ) : null}
+                  </li>
+                ))}
+              </ol>
+            </details>
           </li>
         ))}
       </ol>

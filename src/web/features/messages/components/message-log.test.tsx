@@ -329,15 +329,15 @@ describe('Message Log', { timeout: 15_000 }, () => {
     expect(attempts[1]).toHaveTextContent('Attempt 2: MELROSE_SMPP');
     expect(attempts[1]).toHaveTextContent('Delivered');
     expect(attempts[1]).toHaveTextContent('Provider IDsmsc-0042');
-    // Each POST to the client's status callback URL, with the receiver's answer.
-    const callbacks = within(
+    // One entry per event: its last answer as a sentence, every try folded below it.
+    const delivered = within(
       within(panel).getByRole('region', { name: 'Status callbacks' }),
-    ).getAllByRole('listitem');
-    expect(callbacks).toHaveLength(2);
-    expect(callbacks[0]).toHaveTextContent('DELIVERED event, try 1');
-    expect(callbacks[0]).toHaveTextContent('AnswerHTTP 500 (Non-2xx answer)');
-    expect(callbacks[1]).toHaveTextContent('DELIVERED event, try 2');
-    expect(callbacks[1]).toHaveTextContent('AnswerHTTP 200');
+    ).getByRole('listitem', { name: 'DELIVERED event' });
+    expect(delivered).toHaveTextContent('Received');
+    expect(delivered).toHaveTextContent(
+      'Last answerYour endpoint answered 200.',
+    );
+    expect(within(delivered).getByText('2 tries')).toBeInTheDocument();
 
     await user.click(
       within(panel).getByRole('button', { name: 'Close Panel' }),

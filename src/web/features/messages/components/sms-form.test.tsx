@@ -117,6 +117,16 @@ describe('SMS form', () => {
     expect(screen.getByLabelText('Body')).toHaveValue('');
     expect(screen.getByLabelText('Sender')).toHaveValue('Skyline');
     expect(await balance.findByText('EUR 12.45')).toBeInTheDocument();
+    // The link to the message sits in the form, just above Send SMS, where the eye is.
+    const link = within(
+      screen.getByText(/^Your last message is in the/),
+    ).getByRole('link', { name: 'Message Log' });
+    expect(link).toHaveAttribute('href', '#/messaging/log?message=m1');
+    const note = link.closest('p')!;
+    expect(note.closest('form')).not.toBeNull();
+    expect(note.nextElementSibling).toContainElement(
+      screen.getByRole('button', { name: 'Send SMS' }),
+    );
   });
 
   it("402 alerts 'Failed to send. Not enough Balance.' and keeps the form", async () => {

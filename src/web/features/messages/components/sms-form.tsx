@@ -1,5 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import { cleanRecipient } from '../../../../shared/recipient';
 import {
   SendSmsSchema,
@@ -10,6 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { Field, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import type { Message } from '../../../../shared/schemas/messages';
+import { paths } from '../../../config/paths';
 import { errorText, isApiError } from '../../../lib/api-error';
 import { useSendSms, type SmsPayload } from '../api/send-sms';
 import { SegmentCounter } from './segment-counter';
@@ -42,11 +45,20 @@ export function SmsForm({
   smsPrice: string;
   currency: string;
   balanceAmount: number | undefined;
-  /** Called with the accepted message (the page links to it in the Message Log). */
+  /** Called with the accepted message. */
   onSent: (message: Message) => void;
 }) {
   const toast = useToast();
   const send = useSendSms();
+  // The last message sent from this form, linked to its detail in the Message Log.
+  const [lastSent, setLastSent] = useState<string | null>(null);
+  const sentNote = useRef<HTMLParagraphElement>(null);
+  // The reset form is shorter than the one sent: the note is scrolled into view if it left it.
+  useEffect(() => {
+    const note = sentNote.current;
+    if (note && 'scrollIntoView' in note)
+      note.scrollIntoView({ block: 'nearest' });
+  }, [lastSent]);
   const empty: SmsPayload = { sender, recipient: '', body: '', reference: '' };
   const {
     register,
@@ -81,6 +93,7 @@ export function SmsForm({
           onSuccess: (message) => {
             reset(empty);
             toast.show('SMS Sent', { tone: 'success' });
+            setLastSent(message.id);
             onSent(message);
           },
         },
@@ -132,6 +145,14 @@ export function SmsForm({
           <Alert tone="danger" onDismiss={() => send.reset()}>
             {failureText(send.error)}
           </Alert>
+        ) : null}
+        {/* Where the eye is after sending (the toast says it was sent, this where it went). */}
+        {lastSent && !problem && !send.error ? (
+          <p className="sent-note" ref={sentNote}>
+            Your last message is in the{' '}
+            <Link to={paths.message(lastSent)}>Message Log</Link>, where you can
+            follow its delivery.
+          </p>
         ) : null}
         <div className="form-actions-inline">
           <Button type="submit" variant="primary" pending={send.isPending}>

@@ -17,7 +17,8 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Field } from '../../../components/ui/field';
 import { SelectBox } from '../../../components/ui/select-box';
 import { useToast } from '../../../components/ui/toaster';
-import { errorText } from '../../../lib/api-error';
+
+import { useServerError } from '../../../lib/server-errors';
 import { needsRoleText } from '../../../lib/permissions';
 import { routeSplitAccess } from '../access';
 import { useRouteSplitMutations } from '../api/save-route-split';
@@ -55,21 +56,26 @@ export function RouteSplitForm({
   const toast = useToast();
   const { create, update, remove } = useRouteSplitMutations(client.id);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<FormInput, unknown, FormOutput>({
+  const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(UpdateRouteSplitSchema),
     defaultValues: {
       deliveryMethod: split?.deliveryMethod ?? DELIVERY_METHODS[0],
       weight: String(split?.weight ?? DEFAULT_ROUTE_WEIGHT),
     },
   });
+  const {
+    control,
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = form;
+  const serverError = useServerError(
+    form,
+    create.error ?? update.error ?? remove.error,
+    { deliveryMethod: 'Delivery Method', weight: 'Weight' },
+  );
 
   const saving = create.isPending || update.isPending;
-  const failure = create.error ?? update.error ?? remove.error;
   const succeed = (text: string) => () => {
     onDone();
     toast.show(text, { tone: 'success' });
@@ -91,7 +97,7 @@ export function RouteSplitForm({
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
-      {failure ? <Alert tone="danger">{errorText(failure)}</Alert> : null}
+      {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
       <Controller
         control={control}
         name="deliveryMethod"

@@ -1,20 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import {
-  UpdateUserSchema,
-  type UpdateUserInput,
-  type User,
-} from '../../../../shared/schemas/users';
+import type { User } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { EditableCard } from '../../../components/ui/editable-card';
 import { usePanel } from '../../../components/ui/side-panel';
 import { useToast } from '../../../components/ui/toaster';
-import { errorText } from '../../../lib/api-error';
 import { formatDate } from '../../../lib/format';
 import {
   ProfileFields,
-  profileValues,
+  useProfileForm,
 } from '../../../components/forms/profile-fields';
 import { useUpdateAdminUser } from '../api/update-admin-user';
 import { displayName } from './admin-user-table';
@@ -51,16 +44,9 @@ export function AdminUserCard({ user }: { user: User }) {
 function AdminUserForm({ user, onDone }: { user: User; onDone: () => void }) {
   const toast = useToast();
   const update = useUpdateAdminUser();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<UpdateUserInput>({
-    resolver: zodResolver(UpdateUserSchema),
-    defaultValues: profileValues(user),
-  });
+  const { form, serverError } = useProfileForm(user, update.error);
 
-  const onSubmit = handleSubmit((values) =>
+  const onSubmit = form.handleSubmit((values) =>
     update.mutate(
       { userId: user.id, ...values },
       {
@@ -74,10 +60,8 @@ function AdminUserForm({ user, onDone }: { user: User; onDone: () => void }) {
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
-      {update.error ? (
-        <Alert tone="danger">{errorText(update.error)}</Alert>
-      ) : null}
-      <ProfileFields register={register} errors={errors} />
+      {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
+      <ProfileFields register={form.register} errors={form.formState.errors} />
       <div className="form-actions-inline">
         <Button type="submit" variant="primary" pending={update.isPending}>
           Update

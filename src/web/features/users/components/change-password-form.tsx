@@ -7,7 +7,7 @@ import {
 } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
-import { Field } from '../../../components/ui/field';
+import { PasswordField } from '../../../components/forms/credential-fields';
 import { paths } from '../../../config/paths';
 import { errorText, isApiError } from '../../../lib/api-error';
 import { setAuthNotice } from '../../../lib/auth-notice';
@@ -69,31 +69,22 @@ export function ChangePasswordForm() {
       {change.error ? (
         <Alert tone="danger">{failureText(change.error)}</Alert>
       ) : null}
-      <Field
+      <PasswordField
         label="Current Password"
-        inputProps={{
-          ...register('currentPassword'),
-          type: 'password',
-          autoComplete: 'current-password',
-        }}
+        field={register('currentPassword')}
+        autoComplete="current-password"
       />
-      <Field
+      <PasswordField
         label="New Password"
         hint="8 to 128 characters."
-        inputProps={{
-          ...register('newPassword'),
-          type: 'password',
-          autoComplete: 'new-password',
-        }}
+        field={register('newPassword')}
+        autoComplete="new-password"
       />
-      <Field
+      <PasswordField
         label="Confirm New Password"
         error={mismatch}
-        inputProps={{
-          ...register('confirmPassword'),
-          type: 'password',
-          autoComplete: 'new-password',
-        }}
+        field={register('confirmPassword')}
+        autoComplete="new-password"
       />
       <div className="form-actions-inline">
         <Button

@@ -1,19 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import {
-  UpdateUserSchema,
-  type MyUser,
-  type UpdateUserInput,
-} from '../../../../shared/schemas/users';
+import type { MyUser } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
-import { errorText } from '../../../lib/api-error';
 import { useUpdateMe } from '../api/update-me';
 import {
   ProfileFields,
-  profileValues,
+  useProfileForm,
 } from '../../../components/forms/profile-fields';
 import '../../../components/ui/field.css';
 
@@ -21,16 +14,9 @@ import '../../../components/ui/field.css';
 export function UpdateMyUserForm({ user }: { user: MyUser }) {
   const update = useUpdateMe();
   const toast = useToast();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<UpdateUserInput>({
-    resolver: zodResolver(UpdateUserSchema),
-    defaultValues: profileValues(user),
-  });
+  const { form, serverError } = useProfileForm(user, update.error);
 
-  const onSubmit = handleSubmit((values) =>
+  const onSubmit = form.handleSubmit((values) =>
     update.mutate(values, {
       onSuccess: () =>
         toast.show('Your user has been updated', { tone: 'success' }),
@@ -40,10 +26,8 @@ export function UpdateMyUserForm({ user }: { user: MyUser }) {
   return (
     <form className="card stack" onSubmit={onSubmit} noValidate>
       <h2 className="section-title">Update My User</h2>
-      {update.error ? (
-        <Alert tone="danger">{errorText(update.error)}</Alert>
-      ) : null}
-      <ProfileFields register={register} errors={errors} />
+      {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
+      <ProfileFields register={form.register} errors={form.formState.errors} />
       <Field
         label="User ID"
         inputProps={{ readOnly: true, value: user.id, className: 'mono' }}
