@@ -81,12 +81,11 @@ test.describe('Small screens', () => {
     test(`at ${viewport.width}×${viewport.height} the link to the message just sent shows without scrolling`, async ({
       page,
       user,
-      request,
     }) => {
       test.setTimeout(60_000);
       await page.setViewportSize(viewport);
-      const client = await createClientViaApi(request, user, 'Phone');
-      await grantCreditViaApi(request, client.id, '1.00');
+      const client = await createClientViaApi(user, 'Phone');
+      await grantCreditViaApi(client.id, '1.00');
       await loginAs(page, user);
       await page.goto('/#/messaging/sms');
       await page.getByLabel('Recipient').fill('+44 7700 900123');

@@ -91,7 +91,6 @@ test.describe('Status callbacks', () => {
   test('a failing endpoint: the test event says why in a sentence, and the message panel shows one entry per event with its next try, every try folded', async ({
     page,
     user,
-    request,
   }) => {
     test.setTimeout(60_000);
     const receiver = http.createServer((_req, res) => {
@@ -102,8 +101,8 @@ test.describe('Status callbacks', () => {
     );
     const port = (receiver.address() as AddressInfo).port;
     try {
-      const client = await createClientViaApi(request, user, 'Broken hooks');
-      await grantCreditViaApi(request, client.id, '1.00');
+      const client = await createClientViaApi(user, 'Broken hooks');
+      await grantCreditViaApi(client.id, '1.00');
       await loginAs(page, user);
       await page.goto(`/#/clients/${client.id}`);
       const section = page.getByRole('region', { name: 'Status Callback' });

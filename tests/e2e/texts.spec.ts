@@ -13,9 +13,8 @@ test.describe('Texts users read', () => {
   test('a refused status callback URL is named as the form labels it, and the refusal goes once the URL changes', async ({
     page,
     user,
-    request,
   }) => {
-    const client = await createClientViaApi(request, user, 'Hooks');
+    const client = await createClientViaApi(user, 'Hooks');
     await loginAs(page, user);
     await page.goto(`/#/clients/${client.id}`);
     const section = page.getByRole('region', { name: 'Status Callback' });
@@ -36,9 +35,8 @@ test.describe('Texts users read', () => {
   test("Reset Secret's question keeps the spec's sentence and says until when a grace period lets the old secret work", async ({
     page,
     user,
-    request,
   }) => {
-    const client = await createClientViaApi(request, user, 'Rotating');
+    const client = await createClientViaApi(user, 'Rotating');
     await loginAs(page, user);
     await page.goto(`/#/clients/${client.id}`);
     await page.getByRole('button', { name: 'Reset Secret' }).click();
