@@ -20,6 +20,7 @@ import { consoleStatic } from './plugins/console.ts';
 import { handleErrors } from './plugins/error-handler.ts';
 import { oversizedBodies } from './plugins/oversized-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
+import { Readiness } from './plugins/readiness.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { apiRoutes } from './routes.ts';
 
@@ -63,6 +64,7 @@ export async function buildApp(
 
   const db = await openDatabase(config);
   app.decorate('db', db);
+  app.decorate('readiness', new Readiness(() => db.query('SELECT 1')));
   let delivery: Delivery | undefined;
   const deps = createDeps(config, db, app.log);
   // Workers stop (their last writes land) before the database closes.
