@@ -20,6 +20,7 @@ import { consoleStatic } from './plugins/console.ts';
 import { handleErrors } from './plugins/error-handler.ts';
 import { oversizedBodies } from './plugins/oversized-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
+import { Metrics } from './plugins/metrics.ts';
 import { Readiness } from './plugins/readiness.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { apiRoutes } from './routes.ts';
@@ -65,6 +66,7 @@ export async function buildApp(
   const db = await openDatabase(config);
   app.decorate('db', db);
   app.decorate('readiness', new Readiness(() => db.query('SELECT 1')));
+  const metrics = new Metrics();
   let delivery: Delivery | undefined;
   const deps = createDeps(config, db, app.log);
   // Workers stop (their last writes land) before the database closes.
@@ -74,6 +76,7 @@ export async function buildApp(
     await db.close();
   });
   await ensureBootstrapAdmin(db, config.admin);
+  deps.deliveryWake.onSend(() => metrics.accepted());
   try {
     delivery = await startDelivery({
       config: config.delivery,
@@ -82,6 +85,7 @@ export async function buildApp(
       logger: app.log,
       wake: deps.deliveryWake,
       receipts: deps.deliveryReceipts,
+      observer: metrics.delivery,
       ...tuning,
     });
   } catch (error) {
@@ -89,9 +93,11 @@ export async function buildApp(
     throw error;
   }
   app.decorate('delivery', delivery);
+  metrics.watch(delivery);
 
   await securityHeaders(app);
   await app.register(import('@fastify/compress'), { threshold: 1024 });
+  metrics.register(app, config.metricsToken);
   await apiDocs(app, config);
   await app.register(apiRoutes(deps), { prefix: '/api' });
   await consoleStatic(app, config.webDir);
