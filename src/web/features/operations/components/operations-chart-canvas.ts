@@ -1,0 +1,69 @@
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { OperationsMethod } from '../../../../shared/schemas/operations';
+
+/** uPlot's columns: the minutes (seconds since the epoch), then each method's messages. */
+export function operationsChartData(
+  since: string,
+  methods: readonly OperationsMethod[],
+): uPlot.AlignedData {
+  const start = Date.parse(since) / 1000;
+  const minutes = methods[0]?.perMinute.length ?? 0;
+  return [
+    Array.from({ length: minutes }, (_, i) => start + i * 60),
+    ...methods.map((method) => method.perMinute),
+  ];
+}
+
+function token(name: string, fallback: string): string {
+  return (
+    getComputedStyle(document.documentElement).getPropertyValue(name).trim() ||
+    fallback
+  );
+}
+
+/** Messages per minute of each method over the hour, one line each; colours from tokens.css. */
+export function drawOperationsChart(
+  target: HTMLElement,
+  since: string,
+  methods: readonly OperationsMethod[],
+): {
+  destroy: () => void;
+  resize: (width: number) => void;
+  update: (since: string, methods: readonly OperationsMethod[]) => void;
+} {
+  const colours = [
+    token('--color-accent', '#4338ca'),
+    token('--color-warning', '#a16207'),
+    token('--color-success', '#15803d'),
+  ];
+  const muted = token('--color-text-muted', '#555c69');
+  const grid = token('--color-border', '#dfe2e7');
+  const axis = { stroke: muted, grid: { stroke: grid, width: 1 } };
+  const chart = new uPlot(
+    {
+      width: Math.max(280, target.clientWidth),
+      height: 220,
+      scales: { y: { range: (_, __, max) => [0, Math.max(1, max)] } },
+      series: [
+        {},
+        ...methods.map((method, index) => ({
+          label: method.method,
+          stroke: colours[index % colours.length],
+          width: 2,
+          points: { show: false },
+        })),
+      ],
+      axes: [axis, { ...axis, label: 'Messages a minute' }],
+    },
+    operationsChartData(since, methods),
+    target,
+  );
+  return {
+    destroy: () => chart.destroy(),
+    resize: (width) =>
+      chart.setSize({ width: Math.max(280, width), height: 220 }),
+    update: (nextSince, next) =>
+      chart.setData(operationsChartData(nextSince, next)),
+  };
+}
