@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { MESSAGE_STATES } from '../../../../shared/schemas/messages';
 import type { OperationsMethod } from '../../../../shared/schemas/operations';
 import { Alert } from '../../../components/ui/alert';
@@ -29,23 +30,26 @@ function total(states: Record<string, number>): number {
   return Object.values(states).reduce((sum, n) => sum + n, 0);
 }
 
-function MethodRow({ method }: { method: OperationsMethod }) {
+/** One figure per method, in the methods' column order. */
+function FigureRow({
+  label,
+  methods,
+  cell,
+}: {
+  label: string;
+  methods: readonly OperationsMethod[];
+  cell: (method: OperationsMethod) => ReactNode;
+}) {
   return (
     <tr>
       <th scope="row" className="nowrap">
-        {method.method}
+        {label}
       </th>
-      <td className="nowrap">
-        <Bind bound={method.bound} />
-      </td>
-      <td className="numeric tabular">{total(method.states)}</td>
-      {MESSAGE_STATES.map((state) => (
-        <td key={state} className="numeric tabular">
-          {method.states[state] ?? 0}
+      {methods.map((method) => (
+        <td key={method.method} className="numeric tabular">
+          {cell(method)}
         </td>
       ))}
-      <td className="numeric tabular">{secondsText(method.latency.p50)}</td>
-      <td className="numeric tabular">{secondsText(method.latency.p95)}</td>
     </tr>
   );
 }
@@ -92,6 +96,7 @@ export function OperationsOverview() {
           of {updated}.
         </Alert>
       ) : null}
+      {/* Methods as columns: a handful of them, many figures each, so it fits a narrow screen. */}
       <div className="table-wrap">
         <table className="table">
           <caption className="sr-only">
@@ -100,28 +105,43 @@ export function OperationsOverview() {
           </caption>
           <thead>
             <tr>
-              <th scope="col">Method</th>
-              <th scope="col">Bind</th>
-              <th scope="col" className="numeric">
-                Messages
-              </th>
-              {MESSAGE_STATES.map((state) => (
-                <th key={state} scope="col" className="numeric">
-                  {state}
+              <td />
+              {methods.map((method) => (
+                <th key={method.method} scope="col" className="numeric">
+                  {method.method}
                 </th>
               ))}
-              <th scope="col" className="numeric" title="Accepted to submitted">
-                Latency p50
-              </th>
-              <th scope="col" className="numeric" title="Accepted to submitted">
-                Latency p95
-              </th>
             </tr>
           </thead>
           <tbody>
-            {methods.map((method) => (
-              <MethodRow key={method.method} method={method} />
+            <FigureRow
+              label="Bind"
+              methods={methods}
+              cell={(m) => <Bind bound={m.bound} />}
+            />
+            <FigureRow
+              label="Messages"
+              methods={methods}
+              cell={(m) => total(m.states)}
+            />
+            {MESSAGE_STATES.map((state) => (
+              <FigureRow
+                key={state}
+                label={state}
+                methods={methods}
+                cell={(m) => m.states[state] ?? 0}
+              />
             ))}
+            <FigureRow
+              label="Latency p50"
+              methods={methods}
+              cell={(m) => secondsText(m.latency.p50)}
+            />
+            <FigureRow
+              label="Latency p95"
+              methods={methods}
+              cell={(m) => secondsText(m.latency.p95)}
+            />
           </tbody>
         </table>
       </div>

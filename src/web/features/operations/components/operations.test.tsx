@@ -86,25 +86,25 @@ describe('Operations', () => {
     const table = await screen.findByRole('table', {
       name: /Delivery methods/,
     });
-    const smpp = within(
-      within(table).getByRole('rowheader', { name: 'MELROSE_SMPP' })
-        .parentElement!,
-    );
-    expect(smpp.getByText('Up')).toBeInTheDocument();
-    expect(smpp.getByText('44')).toBeInTheDocument(); // messages in all
-    expect(smpp.getByText('40')).toBeInTheDocument(); // DELIVERED
-    expect(smpp.getByText('0.13 s')).toBeInTheDocument();
-    expect(smpp.getByText('1.50 s')).toBeInTheDocument();
-    const vonage = within(
-      within(table).getByRole('rowheader', { name: 'VONAGE_SMS' })
-        .parentElement!,
-    );
-    expect(vonage.getByText('Down')).toBeInTheDocument();
-    const gateway = within(
-      within(table).getByRole('rowheader', { name: 'WORLD_SPECIAL' })
-        .parentElement!,
-    );
-    expect(gateway.getByText('No bind on this node')).toBeInTheDocument();
+    // Methods are columns, in the order the server sends them.
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['MELROSE_SMPP', 'VONAGE_SMS', 'WORLD_SPECIAL']);
+    const row = (label: string) =>
+      within(
+        within(table).getByRole('rowheader', { name: label }).parentElement!,
+      )
+        .getAllByRole('cell')
+        .map((td) => td.textContent);
+    expect(row('Bind')).toEqual(['Up', 'Down', 'No bind on this node']);
+    expect(row('Messages')).toEqual(['44', '0', '0']);
+    expect(row('DELIVERED')).toEqual(['40', '0', '0']);
+    expect(row('SUBMITTED')).toEqual(['3', '0', '0']);
+    expect(row('FAILED')).toEqual(['1', '0', '0']);
+    expect(row('Latency p50')).toEqual(['0.13 s', '—', '—']);
+    expect(row('Latency p95')).toEqual(['1.50 s', '—', '—']);
     const facts = screen.getByText('Waiting in the queue').parentElement!;
     expect(within(facts).getByText('12')).toBeInTheDocument();
     expect(
