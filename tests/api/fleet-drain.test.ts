@@ -45,6 +45,41 @@ async function databaseEnv(): Promise<Record<string, string>> {
   return { DATABASE_URL: url.toString() };
 }
 
+/**
+ * `npm <args>` as the leader of its own process group (as under systemd or in a container), on
+ * its own database; the group is killed after the file.
+ */
+async function npmInOwnGroup(args: string[], env: Record<string, string>) {
+  const npm = spawn('npm', args, {
+    cwd: ROOT,
+    detached: true,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...env,
+      ...(await databaseEnv()),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+  }>((done) => npm.once('exit', (code, signal) => done({ code, signal })));
+  const signalGroup = (signal: NodeJS.Signals) =>
+    process.kill(-npm.pid!, signal);
+  cleanups.push(() => {
+    try {
+      signalGroup('SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  });
+  return { output: () => output, exited, signalGroup };
+}
+
 async function ready(url: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${url}/api/ready`);
   return { status: response.status, body: await response.json() };
@@ -144,33 +179,11 @@ describe('SIGTERM drains the node', () => {
 
   it('to the whole process group of `npm start` (as systemd and containers send it): the same, exit 0', async () => {
     const port = await freePort();
-    const npm = spawn('npm', ['start'], {
-      cwd: ROOT,
-      detached: true,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        WEB_DIR: '.tmp/no-console',
-        ...(await databaseEnv()),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<{
-      code: number | null;
-      signal: NodeJS.Signals | null;
-    }>((done) => npm.once('exit', (code, signal) => done({ code, signal })));
-    cleanups.push(() => {
-      try {
-        process.kill(-npm.pid!, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
+    const npm = await npmInOwnGroup(['start'], {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      WEB_DIR: '.tmp/no-console',
     });
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 45_000;
@@ -180,13 +193,13 @@ describe('SIGTERM drains the node', () => {
       } catch {
         // Not listening yet.
       }
-      if (Date.now() > deadline) throw new Error(`not ready:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`not ready:\n${npm.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     // npm forwards the SIGTERM it gets to the server, which therefore gets it twice: that must
     // not make it give up (exit 1, the request cut).
-    await expectDrain(url, () => process.kill(-npm.pid!, 'SIGTERM'), exited);
-    expect(output).not.toMatch(/second|exiting now/);
+    await expectDrain(url, () => npm.signalGroup('SIGTERM'), npm.exited);
+    expect(npm.output()).not.toMatch(/second|exiting now/);
   }, 90_000);
 });
 
@@ -258,30 +271,15 @@ function postgresTools(dir: string) {
 
 describe.runIf(serverUrl)('on PostgreSQL', () => {
   it('`npm run worker` in its process group exits 0 on SIGTERM to the group', async () => {
-    const npm = spawn('npm', ['run', 'worker'], {
-      cwd: ROOT,
-      detached: true,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        LOG_LEVEL: 'info',
-        ...(await databaseEnv()),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<{ code: number | null }>((done) =>
-      npm.once('exit', (code) => done({ code })),
-    );
+    const npm = await npmInOwnGroup(['run', 'worker'], { LOG_LEVEL: 'info' });
     const deadline = Date.now() + 45_000;
-    while (!output.includes('delivery worker started')) {
-      if (Date.now() > deadline) throw new Error(`not started:\n${output}`);
+    while (!npm.output().includes('delivery worker started')) {
+      if (Date.now() > deadline)
+        throw new Error(`not started:\n${npm.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    process.kill(-npm.pid!, 'SIGTERM');
-    expect((await exited).code, output).toBe(0);
+    npm.signalGroup('SIGTERM');
+    expect((await npm.exited).code, npm.output()).toBe(0);
   }, 90_000);
 
   it('ready answers 503 "database unavailable" while PostgreSQL is down, 200 once it is back', async () => {

@@ -1,5 +1,6 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { designToken } from '../../../lib/design-token';
 import type { UsageDay } from '../../../../shared/schemas/balances';
 
 /** uPlot's columns: UTC midnights in seconds, messages per day, amount per day. */
@@ -11,13 +12,6 @@ export function usageChartData(days: readonly UsageDay[]): uPlot.AlignedData {
   ];
 }
 
-function token(name: string, fallback: string): string {
-  return (
-    getComputedStyle(document.documentElement).getPropertyValue(name).trim() ||
-    fallback
-  );
-}
-
 /**
  * Draws messages (bars, left axis) and amount (line, right axis) per UTC day into `target`.
  * Colours come from tokens.css so the admin accent and dark mode follow.
@@ -27,10 +21,10 @@ export function drawUsageChart(
   days: readonly UsageDay[],
   currency: string,
 ): { destroy: () => void; resize: (width: number) => void } {
-  const accent = token('--color-accent', '#4338ca');
-  const warning = token('--color-warning', '#a16207');
-  const muted = token('--color-text-muted', '#555c69');
-  const grid = token('--color-border', '#dfe2e7');
+  const accent = designToken('--color-accent', '#4338ca');
+  const warning = designToken('--color-warning', '#a16207');
+  const muted = designToken('--color-text-muted', '#555c69');
+  const grid = designToken('--color-border', '#dfe2e7');
   const axis = { stroke: muted, grid: { stroke: grid, width: 1 } };
   const bars = uPlot.paths.bars?.({ size: [0.6, 24] });
   const chart = new uPlot(

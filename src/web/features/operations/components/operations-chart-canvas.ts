@@ -1,5 +1,6 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { designToken } from '../../../lib/design-token';
 import type { OperationsMethod } from '../../../../shared/schemas/operations';
 
 /** uPlot's columns: the minutes (seconds since the epoch), then each method's messages. */
@@ -15,13 +16,6 @@ export function operationsChartData(
   ];
 }
 
-function token(name: string, fallback: string): string {
-  return (
-    getComputedStyle(document.documentElement).getPropertyValue(name).trim() ||
-    fallback
-  );
-}
-
 /** Messages per minute of each method over the hour, one line each; colours from tokens.css. */
 export function drawOperationsChart(
   target: HTMLElement,
@@ -33,12 +27,12 @@ export function drawOperationsChart(
   update: (since: string, methods: readonly OperationsMethod[]) => void;
 } {
   const colours = [
-    token('--color-accent', '#4338ca'),
-    token('--color-warning', '#a16207'),
-    token('--color-success', '#15803d'),
+    designToken('--color-accent', '#4338ca'),
+    designToken('--color-warning', '#a16207'),
+    designToken('--color-success', '#15803d'),
   ];
-  const muted = token('--color-text-muted', '#555c69');
-  const grid = token('--color-border', '#dfe2e7');
+  const muted = designToken('--color-text-muted', '#555c69');
+  const grid = designToken('--color-border', '#dfe2e7');
   const axis = { stroke: muted, grid: { stroke: grid, width: 1 } };
   const chart = new uPlot(
     {
