@@ -120,7 +120,11 @@ describe('GET /metrics', () => {
       expect(text).toContain(`# TYPE ${name} `);
     }
     expect(text).toContain('# TYPE sms_submit_duration_seconds histogram');
-    expect(sample(text, 'smpp_bind_up')).toBe(1);
+    // The bind comes up shortly after the start.
+    await until(
+      async () => sample(await scrape(), 'smpp_bind_up') === 1,
+      'bind up',
+    );
   });
 
   it('moves with the traffic: messages by state, submit durations, callbacks, requests', async () => {
