@@ -17,6 +17,8 @@ import { database } from './plugins/database.ts';
 import { handleErrors } from './plugins/error-handler.ts';
 import { oversizedBodies } from './plugins/oversized-body.ts';
 import { loggerOptions } from './plugins/logging.ts';
+import { Metrics } from './plugins/metrics.ts';
+import { Readiness } from './plugins/readiness.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { apiRoutes } from './routes.ts';
 
@@ -58,6 +60,8 @@ export async function buildApp(
   app.addHook('onRoute', (route) => void routeTable.push(route));
 
   await app.register(database, { config });
+  app.decorate('readiness', new Readiness(() => app.db.query('SELECT 1')));
+  const metrics = new Metrics();
   const deps = createDeps(config, app.db, app.log);
   // Closes after delivery (registered later, so stopped first) and before the database.
   await app.register(
@@ -66,20 +70,24 @@ export async function buildApp(
     }),
   );
   await ensureBootstrapAdmin(app.db, config.admin);
+  deps.deliveryWake.onSend(() => metrics.accepted());
   try {
     await app.register(delivery, {
       config,
       wake: deps.deliveryWake,
       receipts: deps.deliveryReceipts,
+      observer: metrics.delivery,
       tuning,
     });
   } catch (error) {
     await app.db.close();
     throw error;
   }
+  metrics.watch(app.delivery);
 
   await securityHeaders(app);
   await app.register(import('@fastify/compress'), { threshold: 1024 });
+  metrics.register(app, config.metricsToken);
   await apiDocs(app, config);
   await app.register(apiRoutes(deps), { prefix: '/api' });
   await consoleStatic(app, config.webDir);

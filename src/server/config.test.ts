@@ -14,6 +14,8 @@ describe('loadConfig', () => {
       smsPrice: '0.05',
       logLevel: 'info',
       webDir: 'dist/web',
+      shutdown: { timeoutMs: 30_000, delayMs: 0 },
+      metricsToken: null,
     });
     expect(config.branding.productName).not.toBe('');
     expect(config.branding.providerName).not.toBe('');
@@ -54,6 +56,9 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'https://console.example.test/',
       DELIVERY_WORKERS: '3',
       MESSAGE_VALIDITY_SECONDS: '3600',
+      SHUTDOWN_TIMEOUT_SECONDS: '45',
+      SHUTDOWN_DELAY_SECONDS: '2.5',
+      METRICS_TOKEN: 'a-long-scrape-token',
     });
     expect(config).toEqual({
       port: 9090,
@@ -80,6 +85,8 @@ describe('loadConfig', () => {
       trustProxy: true,
       registerLimit: 5,
       webhookRateLimit: 50,
+      shutdown: { timeoutMs: 45_000, delayMs: 2_500 },
+      metricsToken: 'a-long-scrape-token',
       delivery: {
         smpp: {
           host: 'smsc.example.test',

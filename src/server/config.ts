@@ -136,6 +136,13 @@ const EnvSchema = z.object({
     )
     .optional(),
   STATUS_CALLBACK_DNS_TIMEOUT_MS: milliseconds(5_000, 100),
+  SHUTDOWN_TIMEOUT_SECONDS: positiveInt(30),
+  // Not in the contract: how long readiness answers 503 before the listener closes.
+  SHUTDOWN_DELAY_SECONDS: z.coerce
+    .number()
+    .min(0, 'must be at least 0')
+    .default(0),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
 });
 
 export interface Config {
@@ -182,6 +189,11 @@ export interface Config {
   registerLimit: number;
   /** Requests a second from one address to the provider webhooks together (429 beyond). */
   webhookRateLimit: number;
+  /** SIGTERM: readiness 503 at once, then the listener closes after `delayMs` (and once the
+   * requests in flight at the signal are answered); the process exits within `timeoutMs`. */
+  shutdown: { timeoutMs: number; delayMs: number };
+  /** GET /metrics needs `Authorization: Bearer` this; null: loopback callers only. */
+  metricsToken: string | null;
   delivery: DeliveryConfig;
 }
 
@@ -292,6 +304,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     registerLimit: e.REGISTER_LIMIT,
     webhookRateLimit: e.WEBHOOK_RATE_LIMIT,
+    shutdown: {
+      timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+      delayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
+    },
+    metricsToken: e.METRICS_TOKEN ?? null,
     delivery: {
       smpp: e.SMPP_HOST
         ? {

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
+import { closeOnSignals } from './shutdown.ts';
 
 // The server's entry (npm start): it reads the environment, handles signals and exits; tests
 // build the app with their own config. worker.ts is the same for the delivery-only process.
@@ -26,23 +26,46 @@ try {
 // response: responses in flight when closing starts say `Connection: close`, idle ones are ended.
 const inFlight = new Set<ServerResponse>();
 app.server.on('request', (_request, response: ServerResponse) => {
+  // Draining: every answer closes its connection, so a load balancer reconnects elsewhere.
+  if (app.readiness.draining) response.shouldKeepAlive = false;
   inFlight.add(response);
   response.once('close', () => inFlight.delete(response));
 });
 
-// SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the database (which
-// releases the DATA_DIR lock), then exit 0. A second signal or 10 s without closing exits 1.
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-  if (err) app.log.error({ err }, 'closing after an uncaught error');
-  else app.log.info({ signal }, 'closing');
-  for (const response of inFlight) response.shouldKeepAlive = false;
-  const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
-  try {
-    await app.close();
-  } finally {
-    clearInterval(reaper);
-  }
-});
+/** Resolves once every response of `responses` has been sent (or its connection dropped). */
+function answered(responses: ServerResponse[]): Promise<unknown> {
+  return Promise.all(
+    responses.map((response) =>
+      response.closed
+        ? undefined
+        : new Promise((done) => response.once('close', done)),
+    ),
+  );
+}
+
+// SIGTERM/SIGINT (CONTRACT.md "Operating a fleet"): readiness answers 503 at once while the node
+// still serves; after SHUTDOWN_DELAY_SECONDS, and once the requests in flight at the signal are
+// answered, the listener closes, delivery stops (its submits answered or their jobs given back:
+// the onClose hook) and the database closes (releasing the DATA_DIR lock); exit 0. Exit 1 after
+// SHUTDOWN_TIMEOUT_SECONDS without closing. A repeated signal does not cut this short.
+closeOnSignals(
+  { timeoutMs: config.shutdown.timeoutMs, log: app.log },
+  async ({ err }) => {
+    app.readiness.drain();
+    if (!err) {
+      const atSignal = [...inFlight];
+      await new Promise((done) => setTimeout(done, config.shutdown.delayMs));
+      await answered(atSignal);
+    }
+    for (const response of inFlight) response.shouldKeepAlive = false;
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(reaper);
+    }
+  },
+);
 
 try {
   await app.listen({ port: config.port, host: config.host });

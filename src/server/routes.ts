@@ -17,6 +17,7 @@ import {
   adminMessagesRoutes,
   messagesRoutes,
 } from './features/messages/routes.ts';
+import { adminOperationsRoutes } from './features/operations/admin-routes.ts';
 import { operationsRoutes } from './features/operations/routes.ts';
 import { adminRolesRoutes } from './features/roles/routes.ts';
 import { routeSplitsRoutes } from './features/route-splits/routes.ts';
@@ -52,6 +53,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           await admin.register(adminUsersRoutes(deps));
           await admin.register(adminRolesRoutes(deps));
           await admin.register(adminAuditRoutes(deps));
+          await admin.register(adminOperationsRoutes(deps));
         },
         { prefix: '/admin' },
       );

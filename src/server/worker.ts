@@ -3,12 +3,12 @@
  * server, for PostgreSQL deployments where API nodes run with DELIVERY_WORKERS=0. Reads the same
  * environment as main.ts; DELIVERY_WORKERS (at least 1 here) sets how many workers it runs.
  */
-import closeWithGrace from 'close-with-grace';
 import { pino } from 'pino';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { startDelivery } from './delivery/engine.ts';
 import { Waker } from './delivery/waker.ts';
+import { closeOnSignals } from './shutdown.ts';
 
 let config: Config;
 try {
@@ -51,9 +51,7 @@ try {
 }
 log.info({ workers }, 'delivery worker started');
 
-// SIGTERM/SIGINT: stop fetching, let the batches in hand finish, close the database, exit 0.
-closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
-  if (err) log.error({ err }, 'closing after an uncaught error');
-  else log.info({ signal }, 'closing');
-  await stop();
-});
+// SIGTERM/SIGINT: stop fetching, let the batches in hand finish (pending submits answered or
+// their jobs given back), close the database, exit 0 within SHUTDOWN_TIMEOUT_SECONDS; a repeated
+// signal (npm forwards the process group's) does not cut this short.
+closeOnSignals({ timeoutMs: config.shutdown.timeoutMs, log }, () => stop());

@@ -12,7 +12,7 @@ import {
 
 describe('the role catalogue (spec §6)', () => {
   it('holds every family with its verbs, plus ROLE_SMS_CREATE, sorted', () => {
-    expect(ROLES).toHaveLength(7 + 6 + 7 + 7 + 6 + 6 + 6 + 6 + 1 + 1);
+    expect(ROLES).toHaveLength(7 + 6 + 7 + 7 + 6 + 6 + 6 + 6 + 1 + 1 + 1);
     expect(ROLES).toContain('ROLE_AUDIT_LIST');
     expect(ROLES).not.toContain('ROLE_AUDIT_ADMIN');
     expect(ROLES).toContain('ROLE_USER_UPDATE_PASSWORD');
@@ -32,6 +32,14 @@ describe('the role catalogue (spec §6)', () => {
       'ROLE_USER_LIST',
     ]);
     expect(rolesGranting('ROUTE', 'ADMIN')).toEqual(['ROLE_ROUTE_ADMIN']);
+  });
+
+  it('the Operations screen opens with ROLE_OPERATIONS_VIEW alone: its family has no ADMIN role', () => {
+    expect(rolesGranting('OPERATIONS', 'VIEW')).toEqual([
+      'ROLE_OPERATIONS_VIEW',
+    ]);
+    expect(ROLES).toContain('ROLE_OPERATIONS_VIEW');
+    expect(ROLES).not.toContain('ROLE_OPERATIONS_ADMIN');
   });
 
   it('the audit log is read with ROLE_AUDIT_LIST alone: its family has no ADMIN role', () => {
@@ -71,6 +79,7 @@ describe('opensAdminArea', () => {
       'ROLE_USERROLE_DELETE',
       'ROLE_ROUTE_VIEW',
       'ROLE_AUDIT_LIST',
+      'ROLE_OPERATIONS_VIEW',
     ]) {
       expect(opensAdminArea(['ROLE_SMS_CREATE', role]), role).toBe(true);
     }

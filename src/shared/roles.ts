@@ -13,6 +13,8 @@ export const ROLE_FAMILIES = {
   PRICING: VERBS,
   // Reading the audit log: there is nothing to create, change or delete there (issue 12).
   AUDIT: ['LIST'],
+  // The Operations screen, live delivery health: read only (issue 18).
+  OPERATIONS: ['VIEW'],
 } as const;
 
 export type RoleFamily = keyof typeof ROLE_FAMILIES;
@@ -62,7 +64,7 @@ export function canCall(
 
 /**
  * The families whose roles open an admin screen (clients, users, their roles, route splits,
- * the audit log).
+ * the audit log, operations).
  */
 const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
   'CLIENT',
@@ -70,6 +72,7 @@ const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
   'USERROLE',
   'ROUTE',
   'AUDIT',
+  'OPERATIONS',
 ];
 
 /**

@@ -28,7 +28,12 @@ import {
 import * as repo from './repo.ts';
 import { routeFor } from './routing.ts';
 import { connectorsFor, type ConnectorSettings } from './connectors.ts';
-import type { DeliveryLogger, Receipt } from './types.ts';
+import type {
+  DeliveryLogger,
+  DeliveryMethod,
+  DeliveryObserver,
+  Receipt,
+} from './types.ts';
 import type { Waker } from './waker.ts';
 
 /**
@@ -50,6 +55,8 @@ export interface DeliveryOptions {
   wake: Waker;
   /** Where this node's webhook routes hand receipts; attached to the connectors while running. */
   receipts?: ReceiptInbox;
+  /** Told what this node's workers do (metrics). */
+  observer?: DeliveryObserver;
   /** Tests: the simulator's delay before its DELIVERED receipt (default 200 ms). */
   simulatorDelayMs?: number;
   /** Tests: first retry delay in seconds (default 1). */
@@ -73,6 +80,10 @@ export interface Delivery {
   enqueue(ids: string[]): Promise<void>;
   /** Stops fetching, closes the connectors (pending submits come back to the queue), flushes. */
   stop(): Promise<void>;
+  /** Delivery jobs waiting for a worker, on every node. */
+  queueDepth(): Promise<number>;
+  /** This node's connectors that hold a connection (the SMPP bind): whether each is up. */
+  binds(): Partial<Record<DeliveryMethod, boolean>>;
 }
 
 /**
@@ -90,9 +101,12 @@ export async function startDelivery(
     logger,
     retryDelaySeconds: options.retryDelaySeconds,
   });
+  const observer = options.observer ?? {};
   const base = {
     failMessages: (ids: string[]) => repo.failMessages(db, ids),
     enqueue: (ids: string[]) => repo.enqueue(db, ids),
+    queueDepth: () => repo.queueDepth(db),
+    binds: () => ({}),
   };
   if (config.workers === 0) {
     return { ...base, stop: () => boss.stop({ graceful: false, close: true }) };
@@ -140,17 +154,17 @@ export async function startDelivery(
     validityMs: config.messageValiditySeconds * 1000,
     outageFailoverMs: options.outageFailoverMs ?? OUTAGE_FAILOVER_MS,
   };
+  const recordReceipt = async (method: DeliveryMethod, receipt: Receipt) => {
+    await writer.push({ receipt: { method, ...receipt } });
+    observer.messages?.(receipt.state, 1);
+  };
   for (const [method, { connector }] of connectors) {
-    connector.onReceipt((receipt: Receipt) =>
-      writer.push({ receipt: { method, ...receipt } }),
-    );
+    connector.onReceipt((receipt: Receipt) => recordReceipt(method, receipt));
   }
   // Webhook receipts (already checked and cleaned by the ReceiptInbox) go to the same writer;
   // a method simulated on this node still records what its webhook got (another node may send
   // on it).
-  options.receipts?.attach((method, receipt) =>
-    writer.push({ receipt: { method, ...receipt } }),
-  );
+  options.receipts?.attach(recordReceipt);
   let stopping = false;
 
   async function deliver(
@@ -177,6 +191,7 @@ export async function startDelivery(
       const release = await entry.slots?.acquire();
       let outcome;
       try {
+        const started = performance.now();
         outcome = await entry.connector.submit({
           messageId: row.id,
           from: row.sender,
@@ -184,12 +199,14 @@ export async function startDelivery(
           text: row.body,
           encoding: row.encoding,
         });
+        observer.submitted?.(method, (performance.now() - started) / 1000);
         if (outcome.kind === 'submitted') {
           await outcomes.push({
             ...common,
             state: 'SUBMITTED',
             providerMessageIds: outcome.providerMessageIds,
           });
+          observer.messages?.('SUBMITTED', 1);
           return 'completed';
         }
       } finally {
@@ -245,6 +262,7 @@ export async function startDelivery(
       if (step.do === 'record-and-retry-later') return 'failed';
     }
     await outcomes.push({ messageId: row.id, fail: true });
+    observer.messages?.('FAILED', 1);
     logger.warn(
       { messageId: row.id, route },
       'no delivery method took the message: FAILED and refunded',
@@ -299,6 +317,7 @@ export async function startDelivery(
     boss,
     db,
     logger,
+    observer,
     allowPrivate: config.statusCallbackAllowPrivate,
     dns: config.statusCallbackDns,
   });
@@ -315,6 +334,13 @@ export async function startDelivery(
 
   return {
     ...base,
+    binds: () => {
+      const up: Partial<Record<DeliveryMethod, boolean>> = {};
+      for (const [method, { connector }] of connectors) {
+        if (connector.isUp) up[method] = connector.isUp();
+      }
+      return up;
+    },
     async stop() {
       stopping = true;
       clearInterval(housekeeping);

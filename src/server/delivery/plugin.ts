@@ -18,6 +18,8 @@ export interface DeliveryPluginOptions {
   config: Config;
   wake: DeliveryOptions['wake'];
   receipts: DeliveryOptions['receipts'];
+  /** Told of submits, bind changes and callback outcomes (the node's metrics). */
+  observer?: DeliveryOptions['observer'];
   /** Tests shorten delivery's timers; production never passes it. */
   tuning: DeliveryTuning;
 }
@@ -28,7 +30,7 @@ export interface DeliveryPluginOptions {
  * written before the plugins registered earlier (services, then the database) close.
  */
 export const delivery = fp<DeliveryPluginOptions>(
-  async (app, { config, wake, receipts, tuning }) => {
+  async (app, { config, wake, receipts, observer, tuning }) => {
     const started = await startDelivery({
       config: config.delivery,
       databaseUrl: config.databaseUrl,
@@ -36,6 +38,7 @@ export const delivery = fp<DeliveryPluginOptions>(
       logger: app.log,
       wake,
       receipts,
+      observer,
       ...tuning,
     });
     app.decorate('delivery', started);

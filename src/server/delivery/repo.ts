@@ -127,6 +127,15 @@ export async function deleteExpired(q: Queryable): Promise<void> {
   );
 }
 
+/** Delivery jobs waiting for a worker: queued or to be retried, due or not (sms_queue_depth). */
+export async function queueDepth(q: Queryable): Promise<number> {
+  const rows = await q.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry')",
+    [DELIVERY_QUEUE],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** Jobs of the delivery queue marked active (pg-boss 12's job table). */
 export async function activeJobIds(q: Queryable): Promise<string[]> {
   const rows = await q.query<{ id: string }>(

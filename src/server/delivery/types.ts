@@ -73,6 +73,21 @@ export interface Connector {
   onReceipt(handler: ReceiptHandler): void;
   /** Pending submits resolve as 'retry'; resolves once the connection is closed. */
   close(): Promise<void>;
+  /** A connector that holds a connection of its own (the SMPP bind): whether it is up now. */
+  isUp?(): boolean;
+}
+
+/**
+ * What the engine tells as it works (metrics): all optional, none by default. Counts are this
+ * node's own: several nodes each report what they did.
+ */
+export interface DeliveryObserver {
+  /** `count` messages moved by this node into `state` (SUBMITTED, FAILED, a receipt's final state). */
+  messages?(state: string, count: number): void;
+  /** One submit to a provider, from the call to the provider's answer. */
+  submitted?(method: DeliveryMethod, seconds: number): void;
+  /** One status callback POST: answered 2xx or not. */
+  callback?(outcome: 'ok' | 'failed'): void;
 }
 
 /** The subset of pino's logger the connectors use (Fastify's app.log fits). */

@@ -5,6 +5,12 @@
 export class Waker {
   #listener: (() => void) | null = null;
   #pending = false;
+  #onSend: (() => void) | null = null;
+
+  /** Told of every accepted send, however many wake the workers once (metrics). */
+  onSend(listener: (() => void) | null): void {
+    this.#onSend = listener;
+  }
 
   /** One listener (a later call replaces it); null removes it. */
   listen(listener: (() => void) | null): void {
@@ -12,6 +18,7 @@ export class Waker {
   }
 
   wake(): void {
+    this.#onSend?.();
     if (this.#pending || !this.#listener) return;
     this.#pending = true;
     queueMicrotask(() => {

@@ -211,6 +211,13 @@ export const routes: RouteObject[] = [
               (m) => m.AdminAuditRoute,
             ),
           },
+          {
+            path: paths.adminOperations,
+            lazy: screen(
+              () => import('./routes/admin-operations'),
+              (m) => m.AdminOperationsRoute,
+            ),
+          },
           notFound,
         ],
       },

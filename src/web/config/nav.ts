@@ -60,6 +60,12 @@ export const adminNav: NavItem[] = [
     url: paths.adminAudit,
     access: { family: 'AUDIT', verb: 'LIST' },
   },
+  {
+    type: 'item',
+    name: 'Operations',
+    url: paths.adminOperations,
+    access: { family: 'OPERATIONS', verb: 'VIEW' },
+  },
   { type: 'item', name: 'Pricing' },
 ];
 

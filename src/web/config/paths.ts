@@ -24,4 +24,5 @@ export const paths = {
   adminUsers: '/admin/users',
   adminUser: (userId: string) => `/admin/users/${encodeURIComponent(userId)}`,
   adminAudit: '/admin/audit',
+  adminOperations: '/admin/operations',
 } as const;

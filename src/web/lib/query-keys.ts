@@ -57,6 +57,7 @@ export const queryKeys = {
       roles: (userId: string) => ['admin', 'users', 'roles', userId] as const,
     },
     audit: (query: object) => ['admin', 'audit', 'list', query] as const,
+    operations: ['admin', 'operations'] as const,
     routeSplits: (clientId: string) =>
       ['admin', 'routes', 'split', clientId] as const,
   },

@@ -19,7 +19,7 @@
 import type { Job, PgBoss } from 'pg-boss';
 import type { Db } from '../../db/client.ts';
 import { CALLBACK_QUEUE } from '../queue.ts';
-import type { DeliveryLogger } from '../types.ts';
+import type { DeliveryLogger, DeliveryObserver } from '../types.ts';
 import { callbackBody, type CallbackMessage } from './body.ts';
 import type { DnsOptions } from './dns.ts';
 import * as repo from './repo.ts';
@@ -49,6 +49,8 @@ export interface CallbackWorkerOptions {
   /** How target names are resolved (STATUS_CALLBACK_DNS_*). */
   dns?: DnsOptions | undefined;
   timeoutMs?: number;
+  /** Told of each POST's outcome (metrics). */
+  observer?: DeliveryObserver | undefined;
 }
 
 export interface CallbackWorker {
@@ -81,6 +83,7 @@ export function startCallbackWorker(
         timeoutMs: options.timeoutMs ?? CALLBACK_TIMEOUT_MS,
       },
     );
+    options.observer?.callback?.(result.ok ? 'ok' : 'failed');
     // The next try is queued before this one is recorded and completed: a crash in between
     // sends the event once more rather than never.
     if (!result.ok) {

@@ -298,6 +298,10 @@ class SmppConnector implements Connector {
     }
   }
 
+  isUp(): boolean {
+    return this.#bound;
+  }
+
   close(): Promise<void> {
     if (this.#closed) return this.#closed;
     this.#closing = true;

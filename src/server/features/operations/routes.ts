@@ -20,6 +20,28 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       async () => ({ status: 'ok' as const }),
     );
     app.get(
+      '/ready',
+      {
+        schema: {
+          tags,
+          summary:
+            'Readiness: whether a load balancer should send this node traffic',
+          security: [],
+          response: {
+            200: z.object({ status: z.literal('ready') }),
+            503: z.object({
+              status: z.enum(['draining', 'database unavailable']),
+            }),
+          },
+        },
+      },
+      async (_request, reply) => {
+        const status = await app.readiness.status();
+        if (status === 'ready') return { status };
+        return reply.code(503).send({ status });
+      },
+    );
+    app.get(
       '/config',
       {
         schema: {

@@ -21,7 +21,7 @@ const NO_GROUPS: ReadonlySet<string> = new Set();
 
 /**
  * The admin shell (spec §2): the same frame as the customer shell with its own label and
- * accent, and the sidebar Clients, Users, Pricing, Audit Log, each shown to the roles that open
+ * accent, and the sidebar Clients, Users, Audit Log, Operations, Pricing, each shown to the roles that open
  * it. Screens render once the user's roles are known, and offer only the sections and actions
  * those roles reach (lib/permissions.ts): the server still decides every call, and a refusal
  * sends the user to /login (spec §6, §8).

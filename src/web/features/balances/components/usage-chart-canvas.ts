@@ -1,5 +1,6 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { designToken } from '../../../lib/design-token';
 import type { UsageDay } from '../../../../shared/schemas/balances';
 import { formatDate } from '../../../lib/format';
 
@@ -10,13 +11,6 @@ export function usageChartData(days: readonly UsageDay[]): uPlot.AlignedData {
     days.map((day) => day.messages),
     days.map((day) => day.amount),
   ];
-}
-
-function token(name: string, fallback: string): string {
-  return (
-    getComputedStyle(document.documentElement).getPropertyValue(name).trim() ||
-    fallback
-  );
 }
 
 interface ChartColours {
@@ -113,10 +107,10 @@ export function drawUsageChart(
   currency: string,
 ): { destroy: () => void; resize: (width: number) => void } {
   const colours = {
-    accent: token('--color-accent', '#4338ca'),
-    warning: token('--color-warning', '#a16207'),
-    muted: token('--color-text-muted', '#555c69'),
-    grid: token('--color-border', '#dfe2e7'),
+    accent: designToken('--color-accent', '#4338ca'),
+    warning: designToken('--color-warning', '#a16207'),
+    muted: designToken('--color-text-muted', '#555c69'),
+    grid: designToken('--color-border', '#dfe2e7'),
   };
   const chart = new uPlot(
     usageChartOptions(days, currency, target.clientWidth, colours),

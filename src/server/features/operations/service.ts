@@ -1,0 +1,63 @@
+import {
+  DELIVERY_METHODS,
+  type DeliveryMethod,
+} from '../../../shared/limits.ts';
+import type { Operations } from '../../../shared/schemas/operations.ts';
+import type { Deps } from '../../deps.ts';
+import * as repo from './repo.ts';
+
+/** What the answering node knows of delivery itself: the queue and its own connections. */
+export interface DeliveryState {
+  queueDepth(): Promise<number>;
+  binds(): Partial<Record<DeliveryMethod, boolean>>;
+}
+
+const MINUTES = 60;
+
+/**
+ * The Operations screen: per delivery method the last hour's messages by state, the latency from
+ * acceptance to a provider taking a message (p50, p95), the bind as this node sees it, and the
+ * queue depth. The numbers come from the database, so every node answers the same, except `bound`.
+ */
+export async function operations(
+  deps: Deps,
+  delivery: DeliveryState,
+): Promise<Operations> {
+  const since = await repo.hourStart(deps.db);
+  const [states, latencies, minutes, queueDepth] = await Promise.all([
+    repo.statesByMethod(deps.db, since),
+    repo.latencyByMethod(deps.db, since),
+    repo.perMinuteByMethod(deps.db, since),
+    delivery.queueDepth(),
+  ]);
+  const binds = delivery.binds();
+  const unrouted: Record<string, number> = {};
+  for (const row of states) {
+    if (row.method === null) unrouted[row.state] = row.count;
+  }
+  return {
+    since: since.toISOString(),
+    queueDepth,
+    unrouted,
+    methods: DELIVERY_METHODS.map((method) => {
+      const latency = latencies.find((row) => row.method === method);
+      const perMinute = new Array<number>(MINUTES).fill(0);
+      for (const row of minutes) {
+        if (row.method === method && row.minute >= 0 && row.minute < MINUTES) {
+          perMinute[row.minute] = row.count;
+        }
+      }
+      return {
+        method,
+        states: Object.fromEntries(
+          states
+            .filter((row) => row.method === method)
+            .map((row) => [row.state, row.count]),
+        ),
+        latency: { p50: latency?.p50 ?? null, p95: latency?.p95 ?? null },
+        bound: binds[method] ?? null,
+        perMinute,
+      };
+    }),
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * GET /metrics (CONTRACT.md "Operating a fleet"): Prometheus text format from prom-client, with
+ * the contract's names and the process's own metrics. Counters are this node's: with several
+ * nodes, each counts what it did and Prometheus sums them; the queue depth is the whole queue's.
+ *
+ * Guarded: with METRICS_TOKEN set, `Authorization: Bearer <token>` (401 without, 403 wrong);
+ * without it only loopback callers (others 403).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+} from 'prom-client';
+import { forbidden, HttpError } from '../errors.ts';
+
+/** What the metrics read from delivery when scraped (the app wires it once delivery runs). */
+export interface MetricsSources {
+  queueDepth(): Promise<number>;
+  /** Connectors holding a connection, by method: whether each is up. */
+  binds(): Partial<Record<string, boolean>>;
+}
+
+const SMPP_METHOD = 'MELROSE_SMPP';
+
+/** One registry per app (tests build several in one process). */
+export class Metrics {
+  readonly registry = new Registry();
+  #sources: MetricsSources | null = null;
+  readonly #messages = new Counter({
+    name: 'sms_messages_total',
+    help: 'Messages this node moved into each state',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  readonly #submits = new Histogram({
+    name: 'sms_submit_duration_seconds',
+    help: 'From a submit to a provider to its answer',
+    labelNames: ['method'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly #callbacks = new Counter({
+    name: 'status_callback_attempts_total',
+    help: 'Status callback POSTs by outcome (ok: a 2xx answer)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly #requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method and status',
+    labelNames: ['method', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    const sources = () => this.#sources;
+    new Gauge({
+      name: 'sms_queue_depth',
+      help: 'Delivery jobs waiting for a worker (the whole queue, every node)',
+      registers: [this.registry],
+      async collect() {
+        const from = sources();
+        if (from) this.set(await from.queueDepth());
+      },
+    });
+    new Gauge({
+      name: 'smpp_bind_up',
+      help: "1 while this node's SMPP bind is up (0: down, or no bind on this node)",
+      registers: [this.registry],
+      collect() {
+        this.set(sources()?.binds()[SMPP_METHOD] ? 1 : 0);
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Where the gauges read delivery's state (set once delivery has started). */
+  watch(sources: MetricsSources): void {
+    this.#sources = sources;
+  }
+
+  /** The delivery engine's observer (a DeliveryObserver) and the send path's count. */
+  readonly delivery = {
+    messages: (state: string, count: number) =>
+      this.#messages.inc({ state }, count),
+    submitted: (method: string, seconds: number) =>
+      this.#submits.observe({ method }, seconds),
+    callback: (outcome: 'ok' | 'failed') => this.#callbacks.inc({ outcome }),
+  };
+
+  /** One message accepted by this node's send path. */
+  accepted(): void {
+    this.#messages.inc({ state: 'ACCEPTED' });
+  }
+
+  /** Counts every answer and serves GET /metrics (not under /api: scrapers expect it here). */
+  register(app: FastifyInstance, token: string | null): void {
+    app.addHook('onResponse', async (request, reply) => {
+      this.#requests.inc({
+        method: request.method,
+        status: String(reply.statusCode),
+      });
+    });
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      allowScrape(request, token);
+      const text = await this.registry.metrics();
+      return reply
+        .header('content-type', this.registry.contentType)
+        .header('cache-control', 'no-store')
+        .send(text);
+    });
+  }
+}
+
+function allowScrape(request: FastifyRequest, token: string | null): void {
+  if (token === null) {
+    if (!isLoopback(request.ip)) {
+      throw forbidden(
+        'Metrics answer only loopback callers (set METRICS_TOKEN)',
+      );
+    }
+    return;
+  }
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) {
+    throw new HttpError(
+      401,
+      'Metrics need Authorization: Bearer <METRICS_TOKEN>',
+      {
+        'www-authenticate': 'Bearer',
+      },
+    );
+  }
+  if (!sameSecret(match[1]!, token)) throw forbidden('Wrong metrics token');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export function isLoopback(ip: string): boolean {
+  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  return v4.startsWith('127.') || ip === '::1';
+}

@@ -1,0 +1,229 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForMessage } from '../support/delivery.ts';
+import { registerUser } from '../support/http.ts';
+import { startSmsc, type TestSmsc } from '../support/smsc.ts';
+import { startServer, type TestServer } from '../support/start-server.ts';
+import { createClient, giveCredit } from './fixtures.ts';
+
+/**
+ * GET /metrics (CONTRACT.md "Operating a fleet", issue 18 part 5): Prometheus text with the
+ * contract's names, moving with real traffic through the test SMSC, guarded by METRICS_TOKEN or
+ * loopback only.
+ */
+let smsc: TestSmsc;
+let server: TestServer;
+let receiver: http.Server;
+let receiverUrl: string;
+
+beforeAll(async () => {
+  smsc = await startSmsc({ receipt: { stat: 'DELIVRD' } });
+  server = await startServer(
+    {
+      SMPP_HOST: '127.0.0.1',
+      SMPP_PORT: String(smsc.port),
+      SMPP_SYSTEM_ID: 'test',
+      SMPP_PASSWORD: 'secret',
+      STATUS_CALLBACK_ALLOW_PRIVATE: 'true',
+    },
+    { smpp: { reconnectMinMs: 100, reconnectMaxMs: 200 } },
+  );
+  // Callbacks to /ok are answered 200, to /fail 500.
+  receiver = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () =>
+      response.writeHead(request.url === '/ok' ? 200 : 500).end(),
+    );
+  });
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await server?.close();
+  await smsc?.close();
+  receiver?.closeAllConnections();
+  await new Promise((done) => receiver?.close(done));
+});
+
+/** The value of one sample (`name{labels}`) in Prometheus text, 0 when absent. */
+function sample(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = match[2] ? match[2].split(',') : [];
+    if (wanted.every((label) => have.includes(label))) return Number(match[3]);
+  }
+  return 0;
+}
+
+async function scrape(
+  headers: Record<string, string> = {},
+  url = server.url,
+): Promise<string> {
+  const response = await fetch(`${url}/metrics`, { headers });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+  return response.text();
+}
+
+/** A customer whose client calls back `path` on the receiver. */
+async function customer(callbackPath: string) {
+  const owner = await registerUser(server.url);
+  const client = await createClient(owner.http);
+  await giveCredit(server.url, client.id, 10);
+  const set = await owner.http.put(`/api/clients/${client.id}`, {
+    statusCallbackUrl: `${receiverUrl}${callbackPath}`,
+  });
+  expect(set.status).toBe(200);
+  const send = async () => {
+    const sent = await owner.http.post(
+      `/api/clients/${client.id}/messages/sms`,
+      { sender: 'Shop', recipient: '+44 7700 900123', body: 'Metrics' },
+    );
+    expect(sent.status).toBe(201);
+    return sent.body.id as string;
+  };
+  const wait = (id: string, done?: (m: any) => boolean) =>
+    waitForMessage(owner.http, client.id, id, done);
+  return { send, wait };
+}
+
+async function until(condition: () => Promise<boolean>, what: string) {
+  const deadline = Date.now() + 15_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`still not: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('GET /metrics', () => {
+  it("lists the contract's metrics and the process's own", async () => {
+    const text = await scrape();
+    for (const name of [
+      'sms_messages_total',
+      'sms_queue_depth',
+      'sms_submit_duration_seconds',
+      'smpp_bind_up',
+      'status_callback_attempts_total',
+      'http_requests_total',
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ]) {
+      expect(text).toContain(`# TYPE ${name} `);
+    }
+    expect(text).toContain('# TYPE sms_submit_duration_seconds histogram');
+    // The bind comes up shortly after the start.
+    await until(
+      async () => sample(await scrape(), 'smpp_bind_up') === 1,
+      'bind up',
+    );
+  });
+
+  it('moves with the traffic: messages by state, submit durations, callbacks, requests', async () => {
+    const before = await scrape();
+    const ok = await customer('/ok');
+    const failing = await customer('/fail');
+    const ids = [await ok.send(), await ok.send(), await failing.send()];
+    await ok.wait(ids[0]!);
+    await ok.wait(ids[1]!);
+    await failing.wait(ids[2]!);
+    // Every message: ACCEPTED, SUBMITTED, DELIVERED, each with a callback.
+    await until(async () => {
+      const text = await scrape();
+      return (
+        sample(text, 'status_callback_attempts_total', { outcome: 'ok' }) -
+          sample(before, 'status_callback_attempts_total', {
+            outcome: 'ok',
+          }) >=
+          6 &&
+        sample(text, 'status_callback_attempts_total', {
+          outcome: 'failed',
+        }) -
+          sample(before, 'status_callback_attempts_total', {
+            outcome: 'failed',
+          }) >=
+          1
+      );
+    }, 'callbacks counted');
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sample(after, name, labels) - sample(before, name, labels);
+    expect(moved('sms_messages_total', { state: 'ACCEPTED' })).toBe(3);
+    expect(moved('sms_messages_total', { state: 'SUBMITTED' })).toBe(3);
+    expect(moved('sms_messages_total', { state: 'DELIVERED' })).toBe(3);
+    expect(
+      moved('sms_submit_duration_seconds_count', { method: 'MELROSE_SMPP' }),
+    ).toBe(3);
+    expect(
+      moved('sms_submit_duration_seconds_sum', { method: 'MELROSE_SMPP' }),
+    ).toBeGreaterThan(0);
+    expect(
+      moved('http_requests_total', { method: 'POST', status: '201' }),
+    ).toBeGreaterThanOrEqual(3 + 2 * 2); // 3 sends, 2 registrations, 2 clients
+    expect(
+      moved('http_requests_total', { method: 'GET', status: '200' }),
+    ).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('shows the bind down and the messages waiting in the queue while the SMSC is away', async () => {
+    const c = await customer('/ok');
+    await smsc.close();
+    await until(
+      async () => sample(await scrape(), 'smpp_bind_up') === 0,
+      'bind down',
+    );
+    const id = await c.send();
+    await c.wait(id, (m) =>
+      m.attempts.some((a: any) => a.state === 'UNAVAILABLE'),
+    );
+    await until(
+      async () => sample(await scrape(), 'sms_queue_depth') >= 1,
+      'a job waiting',
+    );
+  }, 60_000);
+});
+
+describe('the guard of GET /metrics', () => {
+  it('answers only loopback callers without METRICS_TOKEN (a proxied caller is not one)', async () => {
+    const proxied = await startServer({ TRUST_PROXY: 'true' });
+    try {
+      expect((await fetch(`${proxied.url}/metrics`)).status).toBe(200);
+      const outside = await fetch(`${proxied.url}/metrics`, {
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
+      expect(outside.status).toBe(403);
+      expect(await outside.json()).toMatchObject({ statusCode: 403 });
+    } finally {
+      await proxied.close();
+    }
+  }, 60_000);
+
+  it('with METRICS_TOKEN needs Authorization: Bearer <token>, even from loopback', async () => {
+    const token = 'scrape-token-0123456789';
+    const guarded = await startServer({ METRICS_TOKEN: token });
+    try {
+      const none = await fetch(`${guarded.url}/metrics`);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      const wrong = await fetch(`${guarded.url}/metrics`, {
+        headers: { authorization: 'Bearer not-the-token-at-all' },
+      });
+      expect(wrong.status).toBe(403);
+      const text = await scrape(
+        { authorization: `Bearer ${token}` },
+        guarded.url,
+      );
+      expect(text).toContain('# TYPE sms_messages_total counter');
+    } finally {
+      await guarded.close();
+    }
+  }, 60_000);
+});
