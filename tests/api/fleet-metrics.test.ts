@@ -2,10 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../support/delivery.ts';
-import { registerUser } from '../support/http.ts';
 import { startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { createClient, giveCredit } from './fixtures.ts';
+import { createClient, giveCredit, registerUser } from '../support/seed.ts';
 
 /**
  * GET /metrics (CONTRACT.md "Operating a fleet", issue 18 part 5): Prometheus text with the

@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_METHODS } from '../../src/shared/limits.ts';
 import { waitForMessage } from '../support/delivery.ts';
-import { registerUser } from '../support/http.ts';
 import { startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
-import { adminHttp, createClient, giveCredit, setRoles } from './fixtures.ts';
+import {
+  adminHttp,
+  createClient,
+  giveCredit,
+  registerUser,
+  setRoles,
+} from '../support/seed.ts';
 
 /**
  * GET /api/admin/operations (issue 18 part 6): per delivery method the last hour's messages by

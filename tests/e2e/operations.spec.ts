@@ -44,11 +44,11 @@ test.describe('Operations', () => {
     // The chart is drawn (uPlot loads in its own chunk).
     await expect(page.locator('.operations-chart canvas')).toBeVisible();
 
-    const customer = await registerViaApi(request, {
+    const customer = await registerViaApi({
       email: uniqueEmail('ops'),
     });
-    const client = await createClientViaApi(request, customer, 'Ops');
-    await grantCreditViaApi(request, client.id, '1');
+    const client = await createClientViaApi(customer, 'Ops');
+    await grantCreditViaApi(client.id, '1');
     const sent = await request.post(`/api/clients/${client.id}/messages/sms`, {
       headers: { authorization: basicAuth(customer.email, customer.password) },
       data: { sender: 'Ops', recipient: '+44 7700 900123', body: 'Live' },

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Balance } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
-import { adminBalanceQueryOptions } from './get-admin-balance';
-import { queryKeys } from '../../../lib/query-keys';
+import { balanceChanged } from './get-admin-balance';
 
 /**
  * `amount` is decimal text: it reaches the server's numeric column without a float in between.
@@ -32,15 +31,6 @@ export function useGiveFreeCredit(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: giveFreeCredit,
-    onSuccess: (balance) => {
-      queryClient.setQueryData(
-        adminBalanceQueryOptions(clientId).queryKey,
-        balance,
-      );
-      // The customer's own balance widget shows the same balance.
-      return queryClient.invalidateQueries({
-        queryKey: queryKeys.balances.default(clientId),
-      });
-    },
+    onSuccess: (balance) => balanceChanged(queryClient, clientId, balance),
   });
 }

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Balance } from '../../../../shared/schemas/balances';
 import { api, unwrap } from '../../../lib/api-client';
-import { adminBalanceQueryOptions } from './get-admin-balance';
-import { queryKeys } from '../../../lib/query-keys';
+import { balanceChanged } from './get-admin-balance';
 
 /**
  * Sets the balance's low-balance threshold. `minThreshold` is canonical decimal text of at
@@ -26,15 +25,6 @@ export function useSetBalanceThreshold(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: setBalanceThreshold,
-    onSuccess: (balance) => {
-      queryClient.setQueryData(
-        adminBalanceQueryOptions(clientId).queryKey,
-        balance,
-      );
-      // The customer's widget and Quick Start decide their warning from the same balance.
-      return queryClient.invalidateQueries({
-        queryKey: queryKeys.balances.default(clientId),
-      });
-    },
+    onSuccess: (balance) => balanceChanged(queryClient, clientId, balance),
   });
 }
