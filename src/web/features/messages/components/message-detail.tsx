@@ -7,7 +7,7 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { callbackOutcome } from '../../../lib/callback-outcome';
 import { useMessage } from '../api/get-message';
 import { groupCallbacks, type CallbackEvent } from '../callback-events';
-import { formatDateTime } from '../format-time';
+import { formatDateTime } from '../../../lib/format';
 import type {
   DeliveryAttempt,
   MessageDetail as Detail,
