@@ -1,11 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { throwawayPostgres } from '../support/throwaway-postgres.ts';
 import {
   freePort,
   migratedDataDir,
@@ -248,35 +247,6 @@ describe('the bounds of the drain', () => {
   }, 180_000);
 });
 
-/**
- * PostgreSQL's programs for a throwaway cluster in `dir`, as .ci/run does: the newest of
- * /usr/lib/postgresql (else PATH), run as the postgres user when we are root (initdb refuses root).
- */
-function postgresTools(dir: string) {
-  const versions = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql')
-        .filter((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`))
-        .sort((a, b) => Number(a) - Number(b))
-    : [];
-  const bin = versions.length
-    ? `/usr/lib/postgresql/${versions.at(-1)}/bin/`
-    : '';
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) spawnSync('chown', ['postgres:postgres', dir]);
-  return {
-    run: (program: string, ...args: string[]) =>
-      asRoot
-        ? spawnSync(
-            'runuser',
-            ['-u', 'postgres', '--', bin + program, ...args],
-            {
-              encoding: 'utf8',
-            },
-          )
-        : spawnSync(bin + program, args, { encoding: 'utf8' }),
-  };
-}
-
 describe.runIf(serverUrl)('on PostgreSQL', () => {
   it('`npm run worker` in its process group exits 0 on SIGTERM to the group', async () => {
     const npm = await npmInOwnGroup(['run', 'worker'], { LOG_LEVEL: 'info' });
@@ -291,58 +261,21 @@ describe.runIf(serverUrl)('on PostgreSQL', () => {
   }, 180_000);
 
   it('ready answers 503 "database unavailable" while PostgreSQL is down, 200 once it is back', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'fleet-pg-'));
-    const cluster = postgresTools(data);
-    cleanups.push(() => {
-      cluster.run(
-        'pg_ctl',
-        '-D',
-        join(data, 'data'),
-        '-m',
-        'immediate',
-        'stop',
-      );
-      rmSync(data, { recursive: true, force: true });
-    });
-    const initdb = cluster.run(
-      'initdb',
-      '-D',
-      join(data, 'data'),
-      '-U',
-      'postgres',
-      '-A',
-      'trust',
-      '--no-sync',
-    );
-    expect(initdb.status, initdb.stderr).toBe(0);
-    const port = await freePort();
-    const pgCtl = (...args: string[]) =>
-      cluster.run('pg_ctl', '-D', join(data, 'data'), '-w', ...args);
-    const start = () =>
-      pgCtl(
-        '-o',
-        `-p ${port} -k ${data} -c listen_addresses=127.0.0.1`,
-        '-l',
-        join(data, 'server.log'),
-        'start',
-      );
-    expect(start().status).toBe(0);
-    const server = await spawnServer(
-      { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` },
-      START_MS,
-    );
+    const cluster = await throwawayPostgres();
+    cleanups.push(() => cluster.remove());
+    const server = await spawnServer({ DATABASE_URL: cluster.url }, START_MS);
     cleanups.push(() => void stopServer(server, 'SIGKILL'));
     expect(await ready(server.url)).toEqual({
       status: 200,
       body: { status: 'ready' },
     });
-    expect(pgCtl('-m', 'immediate', 'stop').status).toBe(0);
+    cluster.stop('immediate');
     expect(await ready(server.url)).toEqual({
       status: 503,
       body: { status: 'database unavailable' },
     });
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
-    expect(start().status).toBe(0);
+    cluster.start();
     const back = Date.now() + 15_000;
     let last = await ready(server.url);
     while (last.status !== 200 && Date.now() < back) {

@@ -1,16 +1,25 @@
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_CLIENTS_PER_USER } from '../../src/shared/limits.ts';
+import {
+  MAX_CLIENTS_PER_USER,
+  MAX_PAGE_SIZE,
+} from '../../src/shared/limits.ts';
 import { isFinal } from '../support/delivery.ts';
 import { spawnFleet, type Fleet } from '../support/fleet.ts';
 import { httpClient } from '../support/http.ts';
 import {
   launchServer,
+  spawnServer,
   stopServer,
   type SpawnedServer,
 } from '../support/spawn-server.ts';
+import { ADMIN } from '../support/start-server.ts';
 import { startSmscProcess, type SmscProcess } from '../support/smsc-process.ts';
 import { createClient, giveCredit, registerUser } from '../support/seed.ts';
+import {
+  throwawayPostgres,
+  type ThrowawayPostgres,
+} from '../support/throwaway-postgres.ts';
 
 /**
  * Rules that must hold over several processes on one PostgreSQL (CONTRACT, "Operating a
@@ -22,7 +31,9 @@ const WORKER = resolve(import.meta.dirname, '../../src/server/worker.ts');
 const fleets: Fleet[] = [];
 const processes: SpawnedServer[] = [];
 const smscs: SmscProcess[] = [];
+const clusters: ThrowawayPostgres[] = [];
 afterAll(async () => {
+  for (const cluster of clusters) cluster.remove();
   for (const worker of processes) await stopServer(worker, 'SIGKILL');
   for (const fleet of fleets) await fleet.close();
   for (const smsc of smscs) await smsc.stop();
@@ -142,5 +153,99 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
           `${Date.now() - killedAt} ms after the kill`,
       );
     }, 150_000);
+  },
+);
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'PostgreSQL restarted under traffic',
+  () => {
+    it('answers only successes or 503 with Retry-After, keeps every acknowledged send and recovers by itself', async () => {
+      const cluster = await throwawayPostgres();
+      clusters.push(cluster);
+      const node = await spawnServer({
+        DATABASE_URL: cluster.url,
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+      });
+      processes.push(node);
+      const owner = await registerUser(node.url);
+      const client = await createClient(owner.http);
+      await giveCredit(node.url, client.id, 100);
+      const send = (n: number) =>
+        owner.http.post(`/api/clients/${client.id}/messages/sms`, {
+          sender: 'Restart',
+          recipient: '447700900123',
+          body: `r${n}`,
+        });
+
+      // Sends go on from 8 loops while PostgreSQL restarts (as an operator's restart does).
+      const accepted: string[] = [];
+      const refused: { status: number; retryAfter: string | null }[] = [];
+      let n = 0;
+      let restarted = false;
+      const loops = Array.from({ length: 8 }, async () => {
+        while (!restarted || refused.length === 0 || n < 400) {
+          const answer = await send(n++);
+          if (answer.status === 201) accepted.push(answer.body.id);
+          else
+            refused.push({
+              status: answer.status,
+              retryAfter: answer.headers.get('retry-after'),
+            });
+          if (n > 5_000) break;
+        }
+      });
+      await expect.poll(() => accepted.length).toBeGreaterThan(50);
+      cluster.stop('fast');
+      await new Promise((r) => setTimeout(r, 1_000)); // down for a second
+      cluster.start();
+      restarted = true;
+      await Promise.all(loops);
+
+      expect(refused.length).toBeGreaterThan(0);
+      for (const answer of refused) {
+        expect(answer.status).toBe(503);
+        expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+      }
+      // Recovered: the node answers again, sends are taken, and the delivery queue runs.
+      await expect
+        .poll(async () => (await send(-1)).status, { timeout: 30_000 })
+        .toBe(201);
+      // Every message final: none left ACCEPTED or SUBMITTED.
+      const left = async (state: string) =>
+        (
+          await owner.http.get(
+            `/api/clients/${client.id}/messages?count=1&state=${state}`,
+          )
+        ).body.total as number;
+      await expect
+        .poll(
+          async () =>
+            `ACCEPTED ${await left('ACCEPTED')}, SUBMITTED ${await left('SUBMITTED')}`,
+          {
+            timeout: 60_000,
+            interval: 500,
+          },
+        )
+        .toBe('ACCEPTED 0, SUBMITTED 0');
+      // Every acknowledged send is kept, and paid once.
+      const kept = new Set<string>();
+      for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
+        const page = await owner.http.get(
+          `/api/clients/${client.id}/messages?count=${MAX_PAGE_SIZE}&offset=${offset}`,
+        );
+        for (const m of page.body.messages as { id: string }[]) kept.add(m.id);
+        if (offset + MAX_PAGE_SIZE >= page.body.total) break;
+      }
+      expect(accepted.filter((id) => !kept.has(id))).toEqual([]);
+      const balance = await owner.http.get(
+        `/api/clients/${client.id}/balances/default`,
+      );
+      expect(balance.body.amount).toBeCloseTo(100 - 0.05 * kept.size, 8);
+      console.log(
+        `fleet: PostgreSQL restarted under traffic: ${accepted.length} sends taken, ` +
+          `${refused.length} answered 503, ${kept.size} messages, all final`,
+      );
+    }, 180_000);
   },
 );
