@@ -15,6 +15,8 @@ export const ROLE_FAMILIES = {
   AUDIT: ['LIST'],
   // The Operations screen, live delivery health: read only (issue 18).
   OPERATIONS: ['VIEW'],
+  // The price list by destination (issue 19): kept by staff as a whole.
+  PRICE: ['ADMIN'],
 } as const;
 
 export type RoleFamily = keyof typeof ROLE_FAMILIES;
@@ -23,6 +25,7 @@ export type RoleVerb =
 
 export const SMS_CREATE_ROLE = 'ROLE_SMS_CREATE';
 export const AUDIT_LIST_ROLE = 'ROLE_AUDIT_LIST';
+export const PRICE_ADMIN_ROLE = 'ROLE_PRICE_ADMIN';
 
 /** Every assignable role name, sorted alphabetically. */
 export const ROLES: readonly string[] = [
@@ -64,7 +67,7 @@ export function canCall(
 
 /**
  * The families whose roles open an admin screen (clients, users, their roles, route splits,
- * the audit log, operations).
+ * the audit log, operations, prices).
  */
 const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
   'CLIENT',
@@ -73,6 +76,7 @@ const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
   'ROUTE',
   'AUDIT',
   'OPERATIONS',
+  'PRICE',
 ];
 
 /**
