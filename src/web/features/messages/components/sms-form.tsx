@@ -8,7 +8,7 @@ import {
   type SendSmsInput,
 } from '../../../../shared/schemas/messages';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/ui/form-actions';
 import { Field, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import type { Message } from '../../../../shared/schemas/messages';
@@ -154,11 +154,7 @@ export function SmsForm({
             follow its delivery.
           </p>
         ) : null}
-        <div className="form-actions-inline">
-          <Button type="submit" variant="primary" pending={send.isPending}>
-            Send SMS
-          </Button>
-        </div>
+        <FormActions submit="Send SMS" pending={send.isPending} />
       </form>
       <section
         className="card json-preview"
