@@ -6,8 +6,10 @@ import {
   clientHttp,
   createClient,
   registerUser,
+  setPrice,
   setRoles,
   uniqueEmail,
+  uniquePrefix,
   defaultBalancePath,
 } from '../support/seed.ts';
 import {
@@ -559,6 +561,22 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     const split = await newSplit();
     return () => admin.delete(`/api/admin/routes/split/${split.id}`);
   },
+  'PUT /api/admin/prices/:prefix': async () => () =>
+    admin.put(`/api/admin/prices/${uniquePrefix()}`, {
+      name: 'Audited',
+      pricePerSegment: 0.05,
+    }),
+  'DELETE /api/admin/prices/:prefix': async () => {
+    const prefix = uniquePrefix();
+    await setPrice(server.url, prefix, { name: 'Gone', pricePerSegment: 1 });
+    return () => admin.delete(`/api/admin/prices/${prefix}`);
+  },
+  'PUT /api/admin/prices.csv': async () => () =>
+    admin.put(
+      '/api/admin/prices.csv',
+      `prefix,name,pricePerSegment,blocked\n${uniquePrefix()},Imported,0.05,false\n`,
+      { 'content-type': 'text/csv' },
+    ),
   'POST /api/clients/:clientId/statusCallback/rotateKey': async () => {
     const { http, client } = await freshUserAndClient();
     await http.put(`/api/clients/${client.id}`, {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { ADMIN } from './admin.ts';
 import { httpClient, type HttpClient } from './http.ts';
 
@@ -145,4 +145,28 @@ export async function setRoles(
     });
     expectStatus(`add role ${role}`, added, 200);
   }
+}
+
+/** A price-list prefix no other test uses: 12 digits starting with 99. */
+export function uniquePrefix(): string {
+  return `99${String(randomInt(10 ** 9)).padStart(10, '0')}`;
+}
+
+/** Creates or replaces a price-list entry as the admin; returns the Price. */
+export async function setPrice(
+  baseUrl: string,
+  prefix: string,
+  price: { name: string; pricePerSegment: number | string; blocked?: boolean },
+): Promise<{
+  prefix: string;
+  name: string;
+  pricePerSegment: number;
+  blocked: boolean;
+}> {
+  const answer = await adminHttp(baseUrl).put(
+    `/api/admin/prices/${prefix}`,
+    price,
+  );
+  expectStatus(`set price ${prefix}`, answer, 200);
+  return answer.body;
 }
