@@ -149,6 +149,33 @@ describe('Audit log', () => {
     );
   });
 
+  it('a price event names its prefix and links to no user page', async () => {
+    mockApi({
+      'GET /api/users/me': { body: staff },
+      'GET /api/admin/audit': {
+        body: {
+          events: [
+            {
+              ...roleAdded,
+              action: 'price.changed',
+              targetType: 'price',
+              targetId: '4479',
+              before: null,
+              after: { name: 'UK mobile', pricePerSegment: 0.04 },
+            },
+          ],
+          total: 1,
+          count: 30,
+          offset: 0,
+        },
+      },
+    });
+    renderApp('/admin/audit', { loggedIn: true });
+    const table = await screen.findByRole('table', { name: /^Audit events/ });
+    expect(within(table).getByText('4479')).toBeInTheDocument();
+    expect(within(table).queryByRole('link', { name: '4479' })).toBeNull();
+  });
+
   it('filters go into the URL and the call; paging keeps them; a bad actor id is refused', async () => {
     const { requests } = mockApi({
       'GET /api/users/me': { body: staff },

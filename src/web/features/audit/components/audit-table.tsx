@@ -118,6 +118,15 @@ function Target({ event }: { event: AuditEvent }) {
   if (targetId === null) {
     return <span className="muted">{event.targetType}</span>;
   }
+  // A price's id is its prefix: short, shown whole, and with no page of its own.
+  if (event.targetType === 'price') {
+    return (
+      <>
+        <span className="muted">price</span>{' '}
+        <span className="mono">{targetId}</span>
+      </>
+    );
+  }
   const to = isClient ? paths.adminClient(targetId) : paths.adminUser(targetId);
   return (
     <>
