@@ -20,6 +20,7 @@ import {
 import { adminOperationsRoutes } from './features/operations/admin-routes.ts';
 import { operationsRoutes } from './features/operations/routes.ts';
 import { adminRolesRoutes } from './features/roles/routes.ts';
+import { adminPricesRoutes } from './features/prices/admin-routes.ts';
 import { routeSplitsRoutes } from './features/route-splits/routes.ts';
 import { adminUsersRoutes } from './features/users/admin-routes.ts';
 import { meRoutes, registerRoutes } from './features/users/routes.ts';
@@ -54,6 +55,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           await admin.register(adminRolesRoutes(deps));
           await admin.register(adminAuditRoutes(deps));
           await admin.register(adminOperationsRoutes(deps));
+          await admin.register(adminPricesRoutes(deps));
         },
         { prefix: '/admin' },
       );
