@@ -571,6 +571,12 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     await setPrice(server.url, prefix, { name: 'Gone', pricePerSegment: 1 });
     return () => admin.delete(`/api/admin/prices/${prefix}`);
   },
+  'PUT /api/admin/prices.csv': async () => () =>
+    admin.put(
+      '/api/admin/prices.csv',
+      `prefix,name,pricePerSegment,blocked\n${freshPrefix()},Imported,0.05,false\n`,
+      { 'content-type': 'text/csv' },
+    ),
   'POST /api/clients/:clientId/statusCallback/rotateKey': async () => {
     const { http, client } = await freshUserAndClient();
     await http.put(`/api/clients/${client.id}`, {

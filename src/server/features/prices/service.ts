@@ -1,8 +1,13 @@
-import type { Price } from '../../../shared/schemas/prices.ts';
+import {
+  parsePriceCsv,
+  PRICE_CSV_HEADER,
+  priceCsvLine,
+} from '../../../shared/price-csv.ts';
+import type { Price, PriceList } from '../../../shared/schemas/prices.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { Actor } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import * as repo from './repo.ts';
 
 /** An entry as the audit log keeps it: the prefix is the event's target. */
@@ -61,4 +66,51 @@ export async function deletePrice(
       after: null,
     });
   });
+}
+
+/** The list as customers and staff read it, with the currency and the default price. */
+export async function listPrices(
+  deps: Deps,
+  search: string | undefined,
+  page: { count: number; offset: number },
+): Promise<PriceList> {
+  const { prices, total } = await repo.listPrices(deps.db, search, page);
+  return {
+    currency: deps.config.currency,
+    defaultPricePerSegment: Number(deps.config.smsPrice),
+    total,
+    ...page,
+    prices,
+  };
+}
+
+/** The whole list as CSV text: the header, then one line per entry by prefix. */
+export async function priceCsv(deps: Deps): Promise<string> {
+  const entries = await repo.allPrices(deps.db);
+  return [PRICE_CSV_HEADER, ...entries.map(priceCsvLine)].join('\r\n') + '\r\n';
+}
+
+/**
+ * Replaces the whole list with a CSV file's, in one transaction, audited as one
+ * `price.imported` event. A bad line answers 400 naming it, and nothing changes.
+ */
+export async function importPrices(
+  deps: Deps,
+  actor: Actor,
+  csv: string,
+): Promise<{ count: number }> {
+  const parsed = parsePriceCsv(csv);
+  if (!parsed.ok) throw badRequest(parsed.message);
+  const count = parsed.entries.length;
+  await deps.db.transaction(async (tx) => {
+    await repo.replacePrices(tx, parsed.entries);
+    await recordAudit(tx, {
+      action: 'price.imported',
+      actor,
+      targetType: 'price',
+      targetId: null,
+      after: { count },
+    });
+  });
+  return { count };
 }
