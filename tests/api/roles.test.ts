@@ -184,6 +184,13 @@ function adminCalls(ids: {
       'CLIENT',
       'UPDATE',
     ],
+    [
+      'PUT',
+      `/api/admin/clients/${clientId}/limits`,
+      { maxMessagesPerSecond: 5 },
+      'CLIENT',
+      'ADMIN',
+    ],
     ['GET', '/api/admin/clients', undefined, 'CLIENT', 'LIST'],
     ['GET', `/api/admin/clients/${clientId}`, undefined, 'CLIENT', 'VIEW'],
     [

@@ -44,6 +44,8 @@ function credit(n: number): LedgerEntry {
     messageId: null,
     recipient: null,
     segments: null,
+    pricePerSegment: null,
+    pricePrefix: null,
     dateCreated: '2026-11-20T10:00:00.000Z',
   };
 }
@@ -59,6 +61,8 @@ const debit: LedgerEntry = {
   messageId,
   recipient: '31612345678',
   segments: 2,
+  pricePerSegment: 0.05,
+  pricePrefix: null,
   dateCreated: '2026-11-21T10:00:00.000Z',
 };
 
