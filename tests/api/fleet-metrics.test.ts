@@ -1,7 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../support/delivery.ts';
+import { spawnFleet } from '../support/fleet.ts';
+import { freePort, spawnServer, stopServer } from '../support/spawn-server.ts';
 import { startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 import { createClient, giveCredit, registerUser } from '../support/seed.ts';
@@ -226,3 +229,82 @@ describe('the guard of GET /metrics', () => {
     }
   }, 60_000);
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'GET /metrics of `npm run worker` (WORKER_PORT)',
+  () => {
+    it("serves the worker's own submits, bind and messages, with the same guard", async () => {
+      const token = 'worker-scrape-token-0123';
+      // Its own SMSC: the file's is closed by the test of a bind down.
+      const workerSmsc = await startSmsc({ receipt: { stat: 'DELIVRD' } });
+      const fleet = await spawnFleet(1, { DELIVERY_WORKERS: '0' });
+      const port = String(await freePort());
+      const worker = await spawnServer(
+        {
+          DATABASE_URL: fleet.databaseUrl,
+          SMPP_HOST: '127.0.0.1',
+          SMPP_PORT: String(workerSmsc.port),
+          SMPP_SYSTEM_ID: 'test',
+          SMPP_PASSWORD: 'secret',
+          METRICS_TOKEN: token,
+          WORKER_PORT: port,
+          PORT: port, // where spawnServer waits for /api/health
+        },
+        60_000,
+        resolve(import.meta.dirname, '../../src/server/worker.ts'),
+      );
+      try {
+        const auth = { authorization: `Bearer ${token}` };
+        expect((await fetch(`${worker.url}/metrics`)).status).toBe(401);
+        expect(await (await fetch(`${worker.url}/api/ready`)).json()).toEqual({
+          status: 'ready',
+        });
+        await until(
+          async () =>
+            sample(await scrape(auth, worker.url), 'smpp_bind_up') === 1,
+          "the worker's bind up",
+        );
+        const before = await scrape(auth, worker.url);
+        const node = fleet.nodes[0]!.url;
+        const nodeBefore = await scrape({}, node);
+        const owner = await registerUser(node);
+        const client = await createClient(owner.http);
+        await giveCredit(node, client.id, 10);
+        for (let i = 0; i < 2; i++) {
+          const sent = await owner.http.post(
+            `/api/clients/${client.id}/messages/sms`,
+            { sender: 'Shop', recipient: '+44 7700 900123', body: `W${i}` },
+          );
+          expect(sent.status).toBe(201);
+          await waitForMessage(owner.http, client.id, sent.body.id);
+        }
+        // A receipt is counted once its write has committed: just after the message reads final.
+        let after = '';
+        const moved = (name: string, labels: Record<string, string>) =>
+          sample(after, name, labels) - sample(before, name, labels);
+        await until(async () => {
+          after = await scrape(auth, worker.url);
+          return moved('sms_messages_total', { state: 'DELIVERED' }) >= 2;
+        }, 'deliveries counted');
+        expect(
+          moved('sms_submit_duration_seconds_count', {
+            method: 'MELROSE_SMPP',
+          }),
+        ).toBe(2);
+        expect(moved('sms_messages_total', { state: 'SUBMITTED' })).toBe(2);
+        expect(moved('sms_messages_total', { state: 'DELIVERED' })).toBe(2);
+        // The accept-only node counted the sends, not their delivery.
+        const nodeAfter = await scrape({}, node);
+        const nodeMoved = (state: string) =>
+          sample(nodeAfter, 'sms_messages_total', { state }) -
+          sample(nodeBefore, 'sms_messages_total', { state });
+        expect(nodeMoved('ACCEPTED')).toBe(2);
+        expect(nodeMoved('SUBMITTED')).toBe(0);
+      } finally {
+        await stopServer(worker);
+        await fleet.close();
+        await workerSmsc.close();
+      }
+    }, 120_000);
+  },
+);
