@@ -84,10 +84,10 @@ async function customer(callbackPath: string) {
     statusCallbackUrl: `${receiverUrl}${callbackPath}`,
   });
   expect(set.status).toBe(200);
-  const send = async () => {
+  const send = async (body = 'Metrics') => {
     const sent = await owner.http.post(
       `/api/clients/${client.id}/messages/sms`,
-      { sender: 'Shop', recipient: '+44 7700 900123', body: 'Metrics' },
+      { sender: 'Shop', recipient: '+44 7700 900123', body },
     );
     expect(sent.status).toBe(201);
     return sent.body.id as string;
@@ -173,6 +173,34 @@ describe('GET /metrics', () => {
     expect(
       moved('http_requests_total', { method: 'GET', status: '200' }),
     ).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('counts a message of several parts, whose receipts come twice each, once in its final state', async () => {
+    const c = await customer('/ok');
+    smsc.options.receipt = { stat: 'DELIVRD', duplicate: true };
+    try {
+      const before = await scrape();
+      const long = 'Part of a long message. '.repeat(17).trim(); // 3 parts
+      const done = await c.wait(await c.send(long));
+      expect(done.segments).toBe(3);
+      expect(done.state).toBe('DELIVERED');
+      // Every receipt (3 parts, each twice) has been written once the duplicates are answered.
+      await until(
+        async () =>
+          smsc.receiptAnswers.filter((a) =>
+            done.attempts[0].providerMessageId.split(',').includes(a.messageId),
+          ).length >= 6,
+        'every receipt answered',
+      );
+      const after = await scrape();
+      const moved = (state: string) =>
+        sample(after, 'sms_messages_total', { state }) -
+        sample(before, 'sms_messages_total', { state });
+      expect(moved('SUBMITTED')).toBe(1);
+      expect(moved('DELIVERED')).toBe(1);
+    } finally {
+      smsc.options.receipt = { stat: 'DELIVRD' };
+    }
   }, 60_000);
 
   it('shows the bind down and the messages waiting in the queue while the SMSC is away', async () => {

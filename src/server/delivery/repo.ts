@@ -1,5 +1,5 @@
 /** The SQL of delivery: what workers read of a batch of messages, and the functions of 003. */
-import type { Queryable } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { DELIVERY_QUEUE } from './queue.ts';
 import type { Split } from './routing.ts';
 import type { DeliveryMethod, Encoding, FinalState } from './types.ts';
@@ -86,6 +86,48 @@ export async function recordDelivery(
       JSON.stringify(deferred),
     ],
   );
+}
+
+/**
+ * recordDelivery in a transaction that also answers how many messages the batch moved into each
+ * final state (FAILED included, for the metrics): each message once, however many of its parts'
+ * receipts, repeated receipts or outcomes the batch held. A message counts for the transaction
+ * that changed it, told by its date_updated being that transaction's now(): a receipt for a
+ * message already final, or settled by another node's write meanwhile, counts for nobody here.
+ */
+export async function recordDeliveryCounted(
+  db: Db,
+  outcomes: Outcome[],
+  receipts: ReceiptRow[],
+  deferred: Deferral[] = [],
+): Promise<{ state: string; count: number }[]> {
+  return db.transaction(async (tx) => {
+    await recordDelivery(tx, outcomes, receipts, deferred);
+    const parts = receipts.map((r) => ({
+      method: r.method,
+      providerMessageId: r.providerMessageId,
+    }));
+    return tx.query<{ state: string; count: number }>(
+      `SELECT m.state, count(*)::int AS count FROM messages m
+       WHERE m.date_updated = now() AND m.state NOT IN ('ACCEPTED', 'SUBMITTED')
+         AND (m.id = ANY($1::uuid[])
+              OR m.id IN (SELECT mp.message_id FROM message_parts mp
+                          JOIN jsonb_to_recordset($2::jsonb)
+                               AS r(method text, "providerMessageId" text)
+                            ON mp.method = r.method
+                           AND mp.provider_message_id = r."providerMessageId"))
+       GROUP BY m.state`,
+      [
+        [
+          ...new Set([
+            ...outcomes.map((o) => o.messageId),
+            ...deferred.map((d) => d.messageId),
+          ]),
+        ],
+        JSON.stringify(parts),
+      ],
+    );
+  });
 }
 
 export interface ReceiptRow {
