@@ -13,7 +13,6 @@
  * BENCH_SECONDS (10) and BENCH_CONNECTIONS (32) change the first part. About 2 minutes here.
  */
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
@@ -22,12 +21,14 @@ import {
   stopServer,
   type SpawnedServer,
 } from '../tests/support/spawn-server.ts';
+import { smscBind, WORKER_ENTRY as WORKER } from '../tests/support/fleet.ts';
 import { startSmscProcess } from '../tests/support/smsc-process.ts';
 import { throwawayPostgres } from '../tests/support/throwaway-postgres.ts';
 import {
   BENCH_ADMIN,
   basicHeader,
   call,
+  expectStatus,
   registerBenchUser,
   seconds,
 } from './server.ts';
@@ -38,7 +39,6 @@ const CHANGES = 100;
 /** Users the password changes are spread over: each sees CHANGES / USERS failed sign-ins. */
 const USERS = 10;
 const TAKEOVER_MESSAGES = 100;
-const WORKER = resolve(import.meta.dirname, '../src/server/worker.ts');
 
 const cluster = await throwawayPostgres();
 const processes: SpawnedServer[] = [];
@@ -75,16 +75,6 @@ async function node(
   );
   processes.push(started);
   return started.url;
-}
-
-function expectStatus(
-  answer: { status: number; text: string },
-  status: number,
-  what: string,
-) {
-  if (answer.status !== status) {
-    throw new Error(`${what} answered ${answer.status}: ${answer.text}`);
-  }
 }
 
 /** A client of a new customer with plenty of credit; answers its Basic header and id. */
@@ -234,10 +224,7 @@ try {
     const workerEnv = {
       DATABASE_URL: takeover,
       LOG_LEVEL: 'warn',
-      SMPP_HOST: smsc.host,
-      SMPP_PORT: String(smsc.port),
-      SMPP_SYSTEM_ID: 'test',
-      SMPP_PASSWORD: 'secret',
+      ...smscBind(smsc),
       SMPP_WINDOW: '10',
     };
     const first = await launchServer(workerEnv, WORKER);

@@ -1,9 +1,12 @@
-import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isFinal } from '../support/delivery.ts';
 import { eventually } from '../support/eventually.ts';
-import { spawnFleet, type Fleet } from '../support/fleet.ts';
+import {
+  spawnFleet,
+  WORKER_ENTRY as WORKER,
+  type Fleet,
+} from '../support/fleet.ts';
 import { httpClient } from '../support/http.ts';
 import {
   launchServer,
@@ -25,7 +28,6 @@ import { createClient, giveCredit, registerUser } from '../support/seed.ts';
  * as a body found twice or a second debit; a debit without its message, or one for a message that
  * is not there, breaks the sums. PostgreSQL pass only: the embedded database is one process.
  */
-const WORKER = resolve(import.meta.dirname, '../../src/server/worker.ts');
 const SENDS = 300;
 const PRICE = 0.05;
 const CREDIT = 100;

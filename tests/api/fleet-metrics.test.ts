@@ -1,9 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../support/delivery.ts';
-import { spawnFleet } from '../support/fleet.ts';
+import { smscBind, spawnFleet, WORKER_ENTRY } from '../support/fleet.ts';
 import { freePort, spawnServer, stopServer } from '../support/spawn-server.ts';
 import { startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
@@ -63,6 +62,14 @@ function sample(
     if (wanted.every((label) => have.includes(label))) return Number(match[3]);
   }
   return 0;
+}
+
+/** How far sms_messages_total{state} moved from one scrape to a later one. */
+function messagesMoved(before: string, after: string, state: string): number {
+  return (
+    sample(after, 'sms_messages_total', { state }) -
+    sample(before, 'sms_messages_total', { state })
+  );
 }
 
 async function scrape(
@@ -193,11 +200,8 @@ describe('GET /metrics', () => {
         'every receipt answered',
       );
       const after = await scrape();
-      const moved = (state: string) =>
-        sample(after, 'sms_messages_total', { state }) -
-        sample(before, 'sms_messages_total', { state });
-      expect(moved('SUBMITTED')).toBe(1);
-      expect(moved('DELIVERED')).toBe(1);
+      expect(messagesMoved(before, after, 'SUBMITTED')).toBe(1);
+      expect(messagesMoved(before, after, 'DELIVERED')).toBe(1);
     } finally {
       smsc.options.receipt = { stat: 'DELIVRD' };
     }
@@ -270,16 +274,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       const worker = await spawnServer(
         {
           DATABASE_URL: fleet.databaseUrl,
-          SMPP_HOST: '127.0.0.1',
-          SMPP_PORT: String(workerSmsc.port),
-          SMPP_SYSTEM_ID: 'test',
-          SMPP_PASSWORD: 'secret',
+          ...smscBind(workerSmsc),
           METRICS_TOKEN: token,
           WORKER_PORT: port,
           PORT: port, // where spawnServer waits for /api/health
         },
         60_000,
-        resolve(import.meta.dirname, '../../src/server/worker.ts'),
+        WORKER_ENTRY,
       );
       try {
         const auth = { authorization: `Bearer ${token}` };
@@ -323,11 +324,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         expect(moved('sms_messages_total', { state: 'DELIVERED' })).toBe(2);
         // The accept-only node counted the sends, not their delivery.
         const nodeAfter = await scrape({}, node);
-        const nodeMoved = (state: string) =>
-          sample(nodeAfter, 'sms_messages_total', { state }) -
-          sample(nodeBefore, 'sms_messages_total', { state });
-        expect(nodeMoved('ACCEPTED')).toBe(2);
-        expect(nodeMoved('SUBMITTED')).toBe(0);
+        expect(messagesMoved(nodeBefore, nodeAfter, 'ACCEPTED')).toBe(2);
+        expect(messagesMoved(nodeBefore, nodeAfter, 'SUBMITTED')).toBe(0);
       } finally {
         await stopServer(worker);
         await fleet.close();
