@@ -199,7 +199,12 @@ describe('GET /metrics', () => {
           ).length >= 6,
         'every receipt answered',
       );
-      const after = await scrape();
+      // Counted just after the write that settled it.
+      let after = '';
+      await until(async () => {
+        after = await scrape();
+        return messagesMoved(before, after, 'DELIVERED') >= 1;
+      }, 'the delivery counted');
       expect(messagesMoved(before, after, 'SUBMITTED')).toBe(1);
       expect(messagesMoved(before, after, 'DELIVERED')).toBe(1);
     } finally {

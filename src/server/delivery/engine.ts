@@ -145,9 +145,20 @@ export async function startDelivery(
         items.flatMap((i) => ('receipt' in i ? [i.receipt] : [])),
         items.flatMap((i) => ('defer' in i ? [i.defer] : [])),
       ] as const;
-      if (!observer.messages) return repo.recordDelivery(db, ...batch);
-      const moved = await repo.recordDeliveryCounted(db, ...batch);
-      for (const { state, count } of moved) observer.messages(state, count);
+      const at = await repo.recordDelivery(db, ...batch);
+      // Counted after the commit, without holding up the writer's next batch; a failed count
+      // (the database gone meanwhile) loses a count, never a write.
+      if (observer.messages) {
+        repo.movedToFinal(db, at, batch[0], batch[1]).then(
+          (moved) => {
+            for (const { state, count } of moved) {
+              observer.messages?.(state, count);
+            }
+          },
+          (err: unknown) =>
+            logger.warn({ err }, 'counting the messages moved failed'),
+        );
+      }
     },
     { max: 1000, isolateFailures: true },
   );

@@ -1,5 +1,5 @@
 /** The SQL of delivery: what workers read of a batch of messages, and the functions of 003. */
-import type { Db, Queryable } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { DELIVERY_QUEUE } from './queue.ts';
 import type { Split } from './routing.ts';
 import type { DeliveryMethod, Encoding, FinalState } from './types.ts';
@@ -74,11 +74,11 @@ export async function recordDelivery(
   outcomes: Outcome[],
   receipts: ReceiptRow[],
   deferred: Deferral[] = [],
-): Promise<void> {
+): Promise<string> {
   const attempts = outcomes.filter((o) => !('fail' in o));
   const failed = outcomes.filter((o) => 'fail' in o).map((o) => o.messageId);
-  await q.query(
-    'SELECT record_delivery($1::jsonb, $2::uuid[], $3::jsonb, $4::jsonb)',
+  const rows = await q.query<{ at: string }>(
+    'SELECT now()::text AS at FROM record_delivery($1::jsonb, $2::uuid[], $3::jsonb, $4::jsonb)',
     [
       JSON.stringify(attempts),
       failed,
@@ -86,48 +86,38 @@ export async function recordDelivery(
       JSON.stringify(deferred),
     ],
   );
+  return rows[0]!.at;
 }
 
 /**
- * recordDelivery in a transaction that also answers how many messages the batch moved into each
- * final state (FAILED included, for the metrics): each message once, however many of its parts'
- * receipts, repeated receipts or outcomes the batch held. A message counts for the transaction
- * that changed it, told by its date_updated being that transaction's now(): a receipt for a
- * message already final, or settled by another node's write meanwhile, counts for nobody here.
+ * How many messages one recordDelivery moved into each final state (FAILED included), for the
+ * metrics: each message once, however many of its parts' receipts, repeated receipts or outcomes
+ * the batch held. `at` is what that write answered, its transaction's now(), which every message
+ * it moved has as date_updated; a final message is never updated again, so asking after the
+ * commit tells them apart from those already final, or settled by another node's write.
  */
-export async function recordDeliveryCounted(
-  db: Db,
+export async function movedToFinal(
+  q: Queryable,
+  at: string,
   outcomes: Outcome[],
   receipts: ReceiptRow[],
-  deferred: Deferral[] = [],
 ): Promise<{ state: string; count: number }[]> {
-  return db.transaction(async (tx) => {
-    await recordDelivery(tx, outcomes, receipts, deferred);
-    const parts = receipts.map((r) => ({
-      method: r.method,
-      providerMessageId: r.providerMessageId,
-    }));
-    return tx.query<{ state: string; count: number }>(
-      `SELECT m.state, count(*)::int AS count FROM messages m
-       WHERE m.date_updated = now() AND m.state NOT IN ('ACCEPTED', 'SUBMITTED')
-         AND (m.id = ANY($1::uuid[])
-              OR m.id IN (SELECT mp.message_id FROM message_parts mp
-                          JOIN jsonb_to_recordset($2::jsonb)
-                               AS r(method text, "providerMessageId" text)
-                            ON mp.method = r.method
-                           AND mp.provider_message_id = r."providerMessageId"))
-       GROUP BY m.state`,
-      [
-        [
-          ...new Set([
-            ...outcomes.map((o) => o.messageId),
-            ...deferred.map((d) => d.messageId),
-          ]),
-        ],
-        JSON.stringify(parts),
-      ],
-    );
-  });
+  const parts = receipts.map((r) => ({
+    method: r.method,
+    providerMessageId: r.providerMessageId,
+  }));
+  return q.query<{ state: string; count: number }>(
+    `SELECT m.state, count(*)::int AS count FROM messages m
+     WHERE m.date_updated = $1::timestamptz AND m.state NOT IN ('ACCEPTED', 'SUBMITTED')
+       AND (m.id = ANY($2::uuid[])
+            OR m.id IN (SELECT mp.message_id FROM message_parts mp
+                        JOIN jsonb_to_recordset($3::jsonb)
+                             AS r(method text, "providerMessageId" text)
+                          ON mp.method = r.method
+                         AND mp.provider_message_id = r."providerMessageId"))
+     GROUP BY m.state`,
+    [at, [...new Set(outcomes.map((o) => o.messageId))], JSON.stringify(parts)],
+  );
 }
 
 export interface ReceiptRow {
