@@ -69,6 +69,17 @@ export async function call(
   return { status: response.status, text: await response.text() };
 }
 
+/** Throws, with the answer, unless `answer` has `status`. */
+export function expectStatus(
+  answer: { status: number; text: string },
+  status: number,
+  what: string,
+): void {
+  if (answer.status !== status) {
+    throw new Error(`${what} answered ${answer.status}: ${answer.text}`);
+  }
+}
+
 /** Registers a fresh user; returns their Basic header. */
 export async function registerBenchUser(url: string): Promise<string> {
   const email = `bench-${randomBytes(5).toString('hex')}@example.test`;

@@ -10,6 +10,7 @@ import {
   BENCH_ADMIN,
   basicHeader,
   call,
+  expectStatus,
   registerBenchUser,
   seconds,
   startBenchServer,
@@ -39,16 +40,6 @@ function rawNumber(json: string, field: string): string {
   const match = new RegExp(`"${field}":(-?[0-9.eE+-]+)`).exec(json);
   if (!match?.[1]) throw new Error(`no ${field} in ${json}`);
   return match[1];
-}
-
-function expectStatus(
-  answer: { status: number; text: string },
-  status: number,
-  what: string,
-) {
-  if (answer.status !== status) {
-    throw new Error(`${what} answered ${answer.status}: ${answer.text}`);
-  }
 }
 
 const server = await startBenchServer();

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       webDir: 'dist/web',
       shutdown: { timeoutMs: 30_000, delayMs: 0 },
       metricsToken: null,
+      workerPort: null,
     });
     expect(config.branding.productName).not.toBe('');
     expect(config.branding.providerName).not.toBe('');
@@ -61,6 +62,7 @@ describe('loadConfig', () => {
       SHUTDOWN_TIMEOUT_SECONDS: '45',
       SHUTDOWN_DELAY_SECONDS: '2.5',
       METRICS_TOKEN: 'a-long-scrape-token',
+      WORKER_PORT: '8081',
     });
     expect(config).toEqual({
       port: 9090,
@@ -90,6 +92,7 @@ describe('loadConfig', () => {
       webhookRateLimit: 50,
       shutdown: { timeoutMs: 45_000, delayMs: 2_500 },
       metricsToken: 'a-long-scrape-token',
+      workerPort: 8081,
       delivery: {
         smpp: {
           host: 'smsc.example.test',
@@ -276,6 +279,8 @@ describe('loadConfig', () => {
   it('refuses a port out of range and an invalid admin e-mail', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => loadConfig({ PORT: '80.5' })).toThrow(/PORT/);
+    expect(() => loadConfig({ WORKER_PORT: '70000' })).toThrow(/WORKER_PORT/);
+    expect(() => loadConfig({ WORKER_PORT: 'metrics' })).toThrow(/WORKER_PORT/);
     expect(() =>
       loadConfig({ ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'password-1' }),
     ).toThrow(/ADMIN_EMAIL/);

@@ -150,6 +150,7 @@ const EnvSchema = z.object({
     .min(0, 'must be at least 0')
     .default(0),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 
 export interface Config {
@@ -203,6 +204,8 @@ export interface Config {
   shutdown: { timeoutMs: number; delayMs: number };
   /** GET /metrics needs `Authorization: Bearer` this; null: loopback callers only. */
   metricsToken: string | null;
+  /** `npm run worker`'s HTTP listener (/metrics, /api/health, /api/ready); null: none. */
+  workerPort: number | null;
   delivery: DeliveryConfig;
 }
 
@@ -319,6 +322,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       delayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
     },
     metricsToken: e.METRICS_TOKEN ?? null,
+    workerPort: e.WORKER_PORT ?? null,
     delivery: {
       smpp: e.SMPP_HOST
         ? {

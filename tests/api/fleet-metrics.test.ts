@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../support/delivery.ts';
+import { smscBind, spawnFleet, WORKER_ENTRY } from '../support/fleet.ts';
+import { freePort, spawnServer, stopServer } from '../support/spawn-server.ts';
 import { startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 import { createClient, giveCredit, registerUser } from '../support/seed.ts';
@@ -62,6 +64,14 @@ function sample(
   return 0;
 }
 
+/** How far sms_messages_total{state} moved from one scrape to a later one. */
+function messagesMoved(before: string, after: string, state: string): number {
+  return (
+    sample(after, 'sms_messages_total', { state }) -
+    sample(before, 'sms_messages_total', { state })
+  );
+}
+
 async function scrape(
   headers: Record<string, string> = {},
   url = server.url,
@@ -81,10 +91,10 @@ async function customer(callbackPath: string) {
     statusCallbackUrl: `${receiverUrl}${callbackPath}`,
   });
   expect(set.status).toBe(200);
-  const send = async () => {
+  const send = async (body = 'Metrics') => {
     const sent = await owner.http.post(
       `/api/clients/${client.id}/messages/sms`,
-      { sender: 'Shop', recipient: '+44 7700 900123', body: 'Metrics' },
+      { sender: 'Shop', recipient: '+44 7700 900123', body },
     );
     expect(sent.status).toBe(201);
     return sent.body.id as string;
@@ -172,6 +182,36 @@ describe('GET /metrics', () => {
     ).toBeGreaterThan(0);
   }, 60_000);
 
+  it('counts a message of several parts, whose receipts come twice each, once in its final state', async () => {
+    const c = await customer('/ok');
+    smsc.options.receipt = { stat: 'DELIVRD', duplicate: true };
+    try {
+      const before = await scrape();
+      const long = 'Part of a long message. '.repeat(17).trim(); // 3 parts
+      const done = await c.wait(await c.send(long));
+      expect(done.segments).toBe(3);
+      expect(done.state).toBe('DELIVERED');
+      // Every receipt (3 parts, each twice) has been written once the duplicates are answered.
+      await until(
+        async () =>
+          smsc.receiptAnswers.filter((a) =>
+            done.attempts[0].providerMessageId.split(',').includes(a.messageId),
+          ).length >= 6,
+        'every receipt answered',
+      );
+      // Counted just after the write that settled it.
+      let after = '';
+      await until(async () => {
+        after = await scrape();
+        return messagesMoved(before, after, 'DELIVERED') >= 1;
+      }, 'the delivery counted');
+      expect(messagesMoved(before, after, 'SUBMITTED')).toBe(1);
+      expect(messagesMoved(before, after, 'DELIVERED')).toBe(1);
+    } finally {
+      smsc.options.receipt = { stat: 'DELIVRD' };
+    }
+  }, 60_000);
+
   it('shows the bind down and the messages waiting in the queue while the SMSC is away', async () => {
     const c = await customer('/ok');
     await smsc.close();
@@ -226,3 +266,76 @@ describe('the guard of GET /metrics', () => {
     }
   }, 60_000);
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'GET /metrics of `npm run worker` (WORKER_PORT)',
+  () => {
+    it("serves the worker's own submits, bind and messages, with the same guard", async () => {
+      const token = 'worker-scrape-token-0123';
+      // Its own SMSC: the file's is closed by the test of a bind down.
+      const workerSmsc = await startSmsc({ receipt: { stat: 'DELIVRD' } });
+      const fleet = await spawnFleet(1, { DELIVERY_WORKERS: '0' });
+      const port = String(await freePort());
+      const worker = await spawnServer(
+        {
+          DATABASE_URL: fleet.databaseUrl,
+          ...smscBind(workerSmsc),
+          METRICS_TOKEN: token,
+          WORKER_PORT: port,
+          PORT: port, // where spawnServer waits for /api/health
+        },
+        60_000,
+        WORKER_ENTRY,
+      );
+      try {
+        const auth = { authorization: `Bearer ${token}` };
+        expect((await fetch(`${worker.url}/metrics`)).status).toBe(401);
+        expect(await (await fetch(`${worker.url}/api/ready`)).json()).toEqual({
+          status: 'ready',
+        });
+        await until(
+          async () =>
+            sample(await scrape(auth, worker.url), 'smpp_bind_up') === 1,
+          "the worker's bind up",
+        );
+        const before = await scrape(auth, worker.url);
+        const node = fleet.nodes[0]!.url;
+        const nodeBefore = await scrape({}, node);
+        const owner = await registerUser(node);
+        const client = await createClient(owner.http);
+        await giveCredit(node, client.id, 10);
+        for (let i = 0; i < 2; i++) {
+          const sent = await owner.http.post(
+            `/api/clients/${client.id}/messages/sms`,
+            { sender: 'Shop', recipient: '+44 7700 900123', body: `W${i}` },
+          );
+          expect(sent.status).toBe(201);
+          await waitForMessage(owner.http, client.id, sent.body.id);
+        }
+        // A receipt is counted once its write has committed: just after the message reads final.
+        let after = '';
+        const moved = (name: string, labels: Record<string, string>) =>
+          sample(after, name, labels) - sample(before, name, labels);
+        await until(async () => {
+          after = await scrape(auth, worker.url);
+          return moved('sms_messages_total', { state: 'DELIVERED' }) >= 2;
+        }, 'deliveries counted');
+        expect(
+          moved('sms_submit_duration_seconds_count', {
+            method: 'MELROSE_SMPP',
+          }),
+        ).toBe(2);
+        expect(moved('sms_messages_total', { state: 'SUBMITTED' })).toBe(2);
+        expect(moved('sms_messages_total', { state: 'DELIVERED' })).toBe(2);
+        // The accept-only node counted the sends, not their delivery.
+        const nodeAfter = await scrape({}, node);
+        expect(messagesMoved(nodeBefore, nodeAfter, 'ACCEPTED')).toBe(2);
+        expect(messagesMoved(nodeBefore, nodeAfter, 'SUBMITTED')).toBe(0);
+      } finally {
+        await stopServer(worker);
+        await fleet.close();
+        await workerSmsc.close();
+      }
+    }, 120_000);
+  },
+);

@@ -1,11 +1,15 @@
-import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   MAX_CLIENTS_PER_USER,
   MAX_PAGE_SIZE,
 } from '../../src/shared/limits.ts';
 import { isFinal } from '../support/delivery.ts';
-import { spawnFleet, type Fleet } from '../support/fleet.ts';
+import {
+  smscBind,
+  spawnFleet,
+  WORKER_ENTRY as WORKER,
+  type Fleet,
+} from '../support/fleet.ts';
 import { httpClient } from '../support/http.ts';
 import {
   launchServer,
@@ -27,7 +31,6 @@ import {
  * killed worker process taken over by another. PostgreSQL pass only: the embedded database is
  * one process by nature.
  */
-const WORKER = resolve(import.meta.dirname, '../../src/server/worker.ts');
 const fleets: Fleet[] = [];
 const processes: SpawnedServer[] = [];
 const smscs: SmscProcess[] = [];
@@ -102,10 +105,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       const workerEnv = {
         DATABASE_URL: fleet.databaseUrl,
         DELIVERY_WORKERS: '1',
-        SMPP_HOST: smsc.host,
-        SMPP_PORT: String(smsc.port),
-        SMPP_SYSTEM_ID: 'test',
-        SMPP_PASSWORD: 'secret',
+        ...smscBind(smsc),
         SMPP_WINDOW: '10',
       };
       const first = await launchServer(workerEnv, WORKER);

@@ -1,5 +1,25 @@
+import { resolve } from 'node:path';
 import { ADMIN, freshDatabaseUrl } from './start-server.ts';
 import { spawnServer, stopServer, type SpawnedServer } from './spawn-server.ts';
+
+/** `npm run worker`'s entry, for launchServer and spawnServer. */
+export const WORKER_ENTRY = resolve(
+  import.meta.dirname,
+  '../../src/server/worker.ts',
+);
+
+/** The settings that bind a node or a worker to a test SMSC (tests/support/smsc*.ts). */
+export function smscBind(smsc: {
+  host: string;
+  port: number;
+}): Record<string, string> {
+  return {
+    SMPP_HOST: smsc.host,
+    SMPP_PORT: String(smsc.port),
+    SMPP_SYSTEM_ID: 'test',
+    SMPP_PASSWORD: 'secret',
+  };
+}
 
 export interface Fleet {
   /** The nodes, each its own server process, all on one database. */

@@ -130,10 +130,11 @@ export async function startDelivery(
     | { outcome: repo.Outcome }
     | { receipt: repo.ReceiptRow }
     | { defer: repo.Deferral; attempt: repo.Outcome | null };
+  // Messages reaching a final state (FAILED included) are counted by the write that moved them,
+  // once each: not per receipt, which a message of several parts gets several of.
   const writer = new GroupCommit<Written>(
-    (items) =>
-      repo.recordDelivery(
-        db,
+    async (items) => {
+      const batch = [
         items.flatMap((i) =>
           'outcome' in i
             ? [i.outcome]
@@ -143,7 +144,22 @@ export async function startDelivery(
         ),
         items.flatMap((i) => ('receipt' in i ? [i.receipt] : [])),
         items.flatMap((i) => ('defer' in i ? [i.defer] : [])),
-      ),
+      ] as const;
+      const at = await repo.recordDelivery(db, ...batch);
+      // Counted after the commit, without holding up the writer's next batch; a failed count
+      // (the database gone meanwhile) loses a count, never a write.
+      if (observer.messages) {
+        repo.movedToFinal(db, at, batch[0], batch[1]).then(
+          (moved) => {
+            for (const { state, count } of moved) {
+              observer.messages?.(state, count);
+            }
+          },
+          (err: unknown) =>
+            logger.warn({ err }, 'counting the messages moved failed'),
+        );
+      }
+    },
     { max: 1000, isolateFailures: true },
   );
   const outcomes = {
@@ -156,7 +172,6 @@ export async function startDelivery(
   };
   const recordReceipt = async (method: DeliveryMethod, receipt: Receipt) => {
     await writer.push({ receipt: { method, ...receipt } });
-    observer.messages?.(receipt.state, 1);
   };
   for (const [method, { connector }] of connectors) {
     connector.onReceipt((receipt: Receipt) => recordReceipt(method, receipt));
@@ -262,7 +277,6 @@ export async function startDelivery(
       if (step.do === 'record-and-retry-later') return 'failed';
     }
     await outcomes.push({ messageId: row.id, fail: true });
-    observer.messages?.('FAILED', 1);
     logger.warn(
       { messageId: row.id, route },
       'no delivery method took the message: FAILED and refunded',

@@ -74,17 +74,49 @@ export async function recordDelivery(
   outcomes: Outcome[],
   receipts: ReceiptRow[],
   deferred: Deferral[] = [],
-): Promise<void> {
+): Promise<string> {
   const attempts = outcomes.filter((o) => !('fail' in o));
   const failed = outcomes.filter((o) => 'fail' in o).map((o) => o.messageId);
-  await q.query(
-    'SELECT record_delivery($1::jsonb, $2::uuid[], $3::jsonb, $4::jsonb)',
+  const rows = await q.query<{ at: string }>(
+    'SELECT now()::text AS at FROM record_delivery($1::jsonb, $2::uuid[], $3::jsonb, $4::jsonb)',
     [
       JSON.stringify(attempts),
       failed,
       JSON.stringify(receipts),
       JSON.stringify(deferred),
     ],
+  );
+  return rows[0]!.at;
+}
+
+/**
+ * How many messages one recordDelivery moved into each final state (FAILED included), for the
+ * metrics: each message once, however many of its parts' receipts, repeated receipts or outcomes
+ * the batch held. `at` is what that write answered, its transaction's now(), which every message
+ * it moved has as date_updated; a final message is never updated again, so asking after the
+ * commit tells them apart from those already final, or settled by another node's write.
+ */
+export async function movedToFinal(
+  q: Queryable,
+  at: string,
+  outcomes: Outcome[],
+  receipts: ReceiptRow[],
+): Promise<{ state: string; count: number }[]> {
+  const parts = receipts.map((r) => ({
+    method: r.method,
+    providerMessageId: r.providerMessageId,
+  }));
+  return q.query<{ state: string; count: number }>(
+    `SELECT m.state, count(*)::int AS count FROM messages m
+     WHERE m.date_updated = $1::timestamptz AND m.state NOT IN ('ACCEPTED', 'SUBMITTED')
+       AND (m.id = ANY($2::uuid[])
+            OR m.id IN (SELECT mp.message_id FROM message_parts mp
+                        JOIN jsonb_to_recordset($3::jsonb)
+                             AS r(method text, "providerMessageId" text)
+                          ON mp.method = r.method
+                         AND mp.provider_message_id = r."providerMessageId"))
+     GROUP BY m.state`,
+    [at, [...new Set(outcomes.map((o) => o.messageId))], JSON.stringify(parts)],
   );
 }
 
