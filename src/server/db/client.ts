@@ -77,16 +77,27 @@ export async function openPostgres(
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // Checked out, the connection is not the pool's to watch: dropped between two statements
+      // (a PostgreSQL restart), its 'error' event would have no listener and end the process.
+      // The statement after it fails instead, and the broken connection is destroyed.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch((rollback: Error) => {
+          broken ??= rollback;
+        });
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     close: () => pool.end(),
