@@ -32,3 +32,15 @@ export function formatDateTime(iso: string): string {
 export function formatLastUsed(iso: string | null | undefined): string {
   return iso ? formatDateTime(iso) : 'Never';
 }
+
+/**
+ * A price per segment as the console shows it: `EUR 0.0725`, the currency then the exact
+ * decimal with at least 2 places and none of the trailing zeros beyond them (prices carry up to
+ * 6 places, so they are never rounded to cents like amounts are).
+ */
+export function formatPrice(currency: string, price: number | string): string {
+  const text = typeof price === 'number' ? price.toFixed(6) : price.trim();
+  const [whole = '0', fraction = ''] = text.split('.');
+  const trimmed = fraction.replace(/0+$/, '').padEnd(2, '0');
+  return `${currency} ${whole}.${trimmed}`;
+}
