@@ -50,7 +50,11 @@ function credit(n: number): LedgerEntry {
 
 const credits = Array.from({ length: 25 }, (_, i) => credit(25 - i));
 const messageId = '33333333-3333-4333-8333-333333333333';
-const debit: LedgerEntry = {
+// With the price it was charged at (issue 19), which the shared ledger schema does not name yet.
+const debit: LedgerEntry & {
+  pricePerSegment?: number;
+  pricePrefix: string | null;
+} = {
   id: '44444444-4444-4444-8444-444444444444',
   kind: 'SMS',
   amount: -0.1,
@@ -59,6 +63,8 @@ const debit: LedgerEntry = {
   messageId,
   recipient: '31612345678',
   segments: 2,
+  pricePerSegment: 0.05,
+  pricePrefix: '31',
   dateCreated: '2026-11-21T10:00:00.000Z',
 };
 
@@ -202,6 +208,7 @@ describe('Usage History', () => {
     expect(cells.slice(2).map((cell) => cell.textContent)).toEqual([
       '31612345678',
       '2',
+      'EUR 0.05 (prefix 31)',
       'EUR 0.10',
     ]);
     const link = within(row).getByRole('link', {
@@ -224,7 +231,13 @@ describe('Usage History', () => {
           count: 20,
           offset: 0,
           entries: [
-            { ...debit, messageId: null, recipient: null, segments: null },
+            {
+              ...debit,
+              messageId: null,
+              recipient: null,
+              segments: null,
+              pricePerSegment: undefined,
+            },
           ],
         },
       },
@@ -241,7 +254,7 @@ describe('Usage History', () => {
         .getAllByRole('cell')
         .slice(1)
         .map((cell) => cell.textContent),
-    ).toEqual(['—', '—', '—', 'EUR 0.10']);
+    ).toEqual(['—', '—', '—', '—', 'EUR 0.10']);
     expect(within(row).queryByRole('link')).toBeNull();
   });
 

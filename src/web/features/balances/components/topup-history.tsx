@@ -8,7 +8,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { errorText } from '../../../lib/api-error';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatPrice } from '../../../lib/format';
 import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
 import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
 import './billing.css';
@@ -18,6 +18,24 @@ const KIND_TEXT: Record<LedgerKind, string> = {
   SMS: 'SMS',
   REFUND: 'Refund',
 };
+
+/**
+ * The price per segment a message was charged at and the prefix that set it (CONTRACT
+ * "Destinations": null prefix for the default price), on SMS and REFUND entries that carry it.
+ */
+export function ledgerPriceText(
+  entry: LedgerEntry & {
+    pricePerSegment?: number | string | null;
+    pricePrefix?: string | null;
+  },
+  currency: string,
+): string | null {
+  if (entry.pricePerSegment === undefined || entry.pricePerSegment === null) {
+    return null;
+  }
+  const source = entry.pricePrefix ? `prefix ${entry.pricePrefix}` : 'default';
+  return `${formatPrice(currency, entry.pricePerSegment)} (${source})`;
+}
 
 /** A Download CSV button for one kind of ledger rows; a failure shows beside it. */
 export function CsvButton({
@@ -62,7 +80,16 @@ function topupColumns(currency: string): Column<LedgerEntry>[] {
       numeric: true,
       className: 'amount',
     },
-    { header: 'Kind', cell: (entry) => KIND_TEXT[entry.kind] },
+    {
+      header: 'Kind',
+      cell: (entry) => {
+        // A refund gives back what the message cost a segment.
+        const price = ledgerPriceText(entry, currency);
+        return price
+          ? `${KIND_TEXT[entry.kind]}, ${price} per segment`
+          : KIND_TEXT[entry.kind];
+      },
+    },
     {
       header: 'Reason',
       cell: (entry) => entry.reason ?? <span className="muted">No reason</span>,
