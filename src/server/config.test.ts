@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       admin: undefined,
       currency: 'EUR',
       smsPrice: '0.05',
+      clientMaxMps: null,
       logLevel: 'info',
       webDir: 'dist/web',
       shutdown: { timeoutMs: 30_000, delayMs: 0 },
@@ -35,6 +36,7 @@ describe('loadConfig', () => {
       PROVIDER_SHORT_NAME: 'Acme',
       CURRENCY: 'USD',
       SMS_PRICE: '0.0750',
+      CLIENT_MAX_MPS: '25',
       LOG_LEVEL: 'debug',
       WEB_DIR: 'public',
       HTTP_HEADERS_TIMEOUT_MS: '5000',
@@ -73,6 +75,7 @@ describe('loadConfig', () => {
       },
       currency: 'USD',
       smsPrice: '0.075',
+      clientMaxMps: 25,
       logLevel: 'debug',
       webDir: 'public',
       http: {
@@ -250,6 +253,7 @@ describe('loadConfig', () => {
         PORT: 'abc',
         CURRENCY: 'euro',
         SMS_PRICE: '-1',
+        CLIENT_MAX_MPS: '0',
         DATABASE_URL: 'mysql://x',
         LOG_LEVEL: 'loud',
       });
@@ -261,6 +265,7 @@ describe('loadConfig', () => {
       'PORT',
       'CURRENCY',
       'SMS_PRICE',
+      'CLIENT_MAX_MPS',
       'DATABASE_URL',
       'LOG_LEVEL',
     ]) {

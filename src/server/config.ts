@@ -61,6 +61,13 @@ const EnvSchema = z.object({
     .string()
     .default('0.05')
     .refine((v) => parseDecimal(v) !== null, 'must be a decimal such as 0.05'),
+  // Messages a second a new client may send (over all nodes); unset: no limit.
+  CLIENT_MAX_MPS: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1_000_000, 'must be at most 1000000')
+    .optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -165,6 +172,8 @@ export interface Config {
   };
   currency: string;
   smsPrice: string;
+  /** CLIENT_MAX_MPS: the messages a second a new client takes; null: no limit. */
+  clientMaxMps: number | null;
   logLevel: string;
   webDir: string;
   /** Limits of the HTTP server against slow and idle clients (see http-server-options.ts). */
@@ -292,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     currency: e.CURRENCY,
     smsPrice: parseDecimal(e.SMS_PRICE) ?? '0.05',
+    clientMaxMps: e.CLIENT_MAX_MPS ?? null,
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR,
     http: {

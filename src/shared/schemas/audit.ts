@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'client.secret_reset',
   'client.status_callback_changed',
   'client.signing_key_rotated',
+  'client.limits_changed',
   'route_split.created',
   'route_split.updated',
   'route_split.deleted',

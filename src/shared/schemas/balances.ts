@@ -96,6 +96,12 @@ export const LedgerEntrySchema = z
     /** The message's recipient and segments, for SMS and REFUND entries; null otherwise. */
     recipient: z.string().nullable(),
     segments: z.number().int().nullable(),
+    /**
+     * For SMS and REFUND entries, the price per segment the message was charged at and the
+     * price list prefix that set it (null for the default price, SMS_PRICE); null otherwise.
+     */
+    pricePerSegment: AmountSchema.nullable(),
+    pricePrefix: z.string().nullable(),
     dateCreated: TimestampSchema,
   })
   .meta({ id: 'LedgerEntry' });

@@ -20,6 +20,10 @@ export const ClientSchema = z
     dateUpdated: TimestampSchema,
     /** When the secret was last used: null until then; moves at most once a minute. */
     secretLastUsedAt: TimestampSchema.nullable(),
+    /** The prefixes it may send to; null: every open destination. Set by staff. */
+    allowedPrefixes: z.array(z.string()).nullable(),
+    /** Messages a second it may send, over all nodes; null: no limit. Set by staff. */
+    maxMessagesPerSecond: z.number().int().nullable(),
   })
   .meta({ id: 'Client' });
 export type Client = z.infer<typeof ClientSchema>;

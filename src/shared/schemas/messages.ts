@@ -101,7 +101,12 @@ export const MessageSchema = z
     simulated: z.boolean(),
     encoding: z.enum(['GSM-7', 'UCS-2']),
     segments: z.number().int(),
+    /** The amount charged: segments × pricePerSegment, rounded to the balance's scale. */
     price: AmountSchema,
+    /** The recipient's price per segment at accept time. */
+    pricePerSegment: AmountSchema,
+    /** The price list entry that priced it; null for the default price (SMS_PRICE). */
+    pricePrefix: z.string().nullable(),
     currency: z.string(),
     dateCreated: TimestampSchema,
     dateUpdated: TimestampSchema,

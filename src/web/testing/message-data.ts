@@ -19,6 +19,8 @@ export function makeMessage(
     encoding: 'GSM-7',
     segments: 1,
     price: 0.05,
+    pricePerSegment: 0.05,
+    pricePrefix: null,
     currency: 'EUR',
     dateCreated: '2026-03-04T10:20:30.000Z',
     dateUpdated: '2026-03-04T10:20:32.000Z',

@@ -35,6 +35,8 @@ export function makeClient(overrides: Partial<Client> = {}): Client {
     dateCreated: when,
     dateUpdated: when,
     secretLastUsedAt: null,
+    allowedPrefixes: null,
+    maxMessagesPerSecond: null,
     ...overrides,
   };
 }

@@ -51,6 +51,7 @@ async function seed() {
     userId: user.id,
     name: 'Shop',
     secretHash: 'x',
+    maxMessagesPerSecond: null,
   });
   await insertDefaultBalance(db, client.id, 'EUR');
   return { user, client };
@@ -66,7 +67,7 @@ const sms = (clientId: string, userId: string, price: string) => ({
   reference: '',
   encoding: 'GSM-7' as const,
   segments: 1,
-  price,
+  defaultPrice: price,
 });
 
 async function ledgerOf(clientId: string): Promise<LedgerRow[]> {

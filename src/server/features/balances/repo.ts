@@ -122,6 +122,8 @@ interface LedgerRow {
   message_id: string | null;
   recipient: string | null;
   segments: number | null;
+  price_per_segment: string | null;
+  price_prefix: string | null;
   date_created: Date;
 }
 
@@ -135,6 +137,9 @@ function toLedgerEntry(row: LedgerRow): LedgerEntry {
     messageId: row.message_id,
     recipient: row.recipient,
     segments: row.segments,
+    pricePerSegment:
+      row.price_per_segment === null ? null : Number(row.price_per_segment),
+    pricePrefix: row.price_prefix,
     dateCreated: row.date_created.toISOString(),
   };
 }
@@ -149,7 +154,7 @@ export interface LedgerFilter {
 }
 
 const LEDGER_COLUMNS = `l.id::text AS id, l.reason AS kind, l.amount, l.balance_after, l.note,
-  l.message_id, m.recipient, m.segments, l.date_created`;
+  l.message_id, m.recipient, m.segments, l.price_per_segment, l.price_prefix, l.date_created`;
 const LEDGER_FROM =
   'balance_ledger l LEFT JOIN messages m ON m.id = l.message_id';
 const LEDGER_WHERE = `l.balance_id = $1 AND ($2::text IS NULL OR l.reason = $2)

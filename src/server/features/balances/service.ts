@@ -136,7 +136,7 @@ export async function getLedger(
 
 const CSV_BATCH = 1000;
 const CSV_HEADER =
-  'id,date,kind,amount,balanceAfter,reason,messageId,recipient,segments\n';
+  'id,date,kind,amount,balanceAfter,reason,messageId,recipient,segments,pricePerSegment,pricePrefix\n';
 
 function csvLine(entry: LedgerEntry): string {
   return (
@@ -150,6 +150,8 @@ function csvLine(entry: LedgerEntry): string {
       csvField(entry.messageId),
       csvField(entry.recipient),
       csvField(entry.segments),
+      csvField(entry.pricePerSegment),
+      csvField(entry.pricePrefix),
     ].join(',') + '\n'
   );
 }

@@ -13,6 +13,7 @@ import {
   pagingSchema,
   SearchTextSchema,
 } from '../../../shared/schemas/common.ts';
+import { ClientLimitsSchema } from '../../../shared/schemas/prices.ts';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
@@ -68,6 +69,36 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           request.actor,
           request.params.clientId,
           request.body.name,
+        ),
+    );
+
+    app.put(
+      '/clients/:clientId/limits',
+      {
+        config: { role: { family: 'CLIENT', verb: 'ADMIN' } },
+        schema: {
+          tags,
+          summary:
+            "Set a client's allowed destinations and messages a second (null clears)",
+          description:
+            '`allowedPrefixes`: the prefixes the client may send to (a recipient is inside when ' +
+            'its digits start with one), or null for every open destination. ' +
+            '`maxMessagesPerSecond`: a positive integer, or null for no limit. Each is optional: ' +
+            'what is left out is kept. Needs ROLE_CLIENT_ADMIN; audited as client.limits_changed.',
+          params: ClientIdParamsSchema,
+          body: ClientLimitsSchema,
+          response: {
+            200: ClientSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.setClientLimits(
+          deps,
+          request.actor,
+          request.params.clientId,
+          request.body,
         ),
     );
 

@@ -10,10 +10,12 @@ interface ClientRow {
   date_created: Date;
   date_updated: Date;
   secret_last_used_at: Date | null;
+  allowed_prefixes: string[] | null;
+  max_messages_per_second: number | null;
 }
 
 const COLUMNS =
-  'id, user_id, name, date_created, date_updated, secret_last_used_at';
+  'id, user_id, name, date_created, date_updated, secret_last_used_at, allowed_prefixes, max_messages_per_second';
 
 export function toClient(row: ClientRow): Client {
   return {
@@ -23,6 +25,8 @@ export function toClient(row: ClientRow): Client {
     dateCreated: row.date_created.toISOString(),
     dateUpdated: row.date_updated.toISOString(),
     secretLastUsedAt: row.secret_last_used_at?.toISOString() ?? null,
+    allowedPrefixes: row.allowed_prefixes,
+    maxMessagesPerSecond: row.max_messages_per_second,
   };
 }
 
@@ -45,13 +49,50 @@ export async function lockUserAndCountClients(
 
 export async function insertClient(
   q: Queryable,
-  client: { userId: string; name: string; secretHash: string },
+  client: {
+    userId: string;
+    name: string;
+    secretHash: string;
+    maxMessagesPerSecond: number | null;
+  },
 ): Promise<Client> {
   const [row] = await q.query<ClientRow>(
-    `INSERT INTO clients (user_id, name, secret_hash) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-    [client.userId, client.name, client.secretHash],
+    `INSERT INTO clients (user_id, name, secret_hash, max_messages_per_second)
+     VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+    [
+      client.userId,
+      client.name,
+      client.secretHash,
+      client.maxMessagesPerSecond,
+    ],
   );
   return toClient(row!);
+}
+
+/** Sets what is given of a client's limits (undefined keeps, null clears). */
+export async function setClientLimits(
+  q: Queryable,
+  id: string,
+  limits: {
+    allowedPrefixes?: string[] | null | undefined;
+    maxMessagesPerSecond?: number | null | undefined;
+  },
+): Promise<Client | undefined> {
+  const [row] = await q.query<ClientRow>(
+    `UPDATE clients SET
+       allowed_prefixes = CASE WHEN $2 THEN $3::text[] ELSE allowed_prefixes END,
+       max_messages_per_second = CASE WHEN $4 THEN $5::int ELSE max_messages_per_second END,
+       date_updated = now()
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [
+      id,
+      limits.allowedPrefixes !== undefined,
+      limits.allowedPrefixes ?? null,
+      limits.maxMessagesPerSecond !== undefined,
+      limits.maxMessagesPerSecond ?? null,
+    ],
+  );
+  return row && toClient(row);
 }
 
 /**

@@ -11,6 +11,7 @@ import type {
   StatusCallbackTest,
   UpdateOwnClientInput,
 } from '../../../shared/schemas/clients.ts';
+import type { ClientLimitsInput } from '../../../shared/schemas/prices.ts';
 import { generateSecret, hashSecret } from '../../auth/passwords.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { Actor } from '../../auth/principal.ts';
@@ -47,6 +48,7 @@ export async function createClient(
       userId: input.userId,
       name: input.name,
       secretHash: hashSecret(secret),
+      maxMessagesPerSecond: deps.config.clientMaxMps,
     });
     await repo.insertDefaultBalance(tx, created.id, deps.config.currency);
     await recordAudit(tx, {
@@ -281,6 +283,45 @@ export async function renameClient(
     if (!client) throw notFound('Client');
     if (before.name !== client.name) {
       await auditRename(tx, actor, clientId, before.name, client.name);
+    }
+    return client;
+  });
+}
+
+/**
+ * Staff set the destinations a client may reach and its messages a second (each given field
+ * replaces, null clears); audited with before and after when anything changed. The send reads
+ * them in its own statement, so every node applies them from the next send on.
+ */
+export async function setClientLimits(
+  deps: Deps,
+  actor: Actor,
+  clientId: string,
+  limits: ClientLimitsInput,
+): Promise<Client> {
+  const allowedPrefixes =
+    limits.allowedPrefixes && [...new Set(limits.allowedPrefixes)].sort();
+  return deps.db.transaction(async (tx) => {
+    const before = await repo.findClient(tx, clientId, undefined, true);
+    if (!before) throw notFound('Client');
+    const client = await repo.setClientLimits(tx, clientId, {
+      allowedPrefixes,
+      maxMessagesPerSecond: limits.maxMessagesPerSecond,
+    });
+    if (!client) throw notFound('Client');
+    const limitsOf = (c: Client) => ({
+      allowedPrefixes: c.allowedPrefixes,
+      maxMessagesPerSecond: c.maxMessagesPerSecond,
+    });
+    if (JSON.stringify(limitsOf(before)) !== JSON.stringify(limitsOf(client))) {
+      await recordAudit(tx, {
+        action: 'client.limits_changed',
+        actor,
+        targetType: 'client',
+        targetId: clientId,
+        before: limitsOf(before),
+        after: limitsOf(client),
+      });
     }
     return client;
   });

@@ -27,12 +27,15 @@ interface MessageRow {
   segments: number;
   price: string | number;
   currency: string;
+  /** Absent only from answers stored (to_jsonb) before prices by destination. */
+  price_per_segment?: string | number | null;
+  price_prefix?: string | null;
   date_created: Date | string;
   date_updated: Date | string;
 }
 
 const COLUMNS =
-  'id, client_id, sender, recipient, body, reference, state, delivery_method, simulated, encoding, segments, price, currency, date_created, date_updated';
+  'id, client_id, sender, recipient, body, reference, state, delivery_method, simulated, encoding, segments, price, currency, price_per_segment, price_prefix, date_created, date_updated';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -50,6 +53,10 @@ export function toMessage(row: MessageRow): Message {
     encoding: row.encoding,
     segments: row.segments,
     price: Number(row.price),
+    pricePerSegment: Number(
+      row.price_per_segment ?? Number(row.price) / Math.max(1, row.segments),
+    ),
+    pricePrefix: row.price_prefix ?? null,
     currency: row.currency,
     dateCreated: iso(row.date_created),
     dateUpdated: iso(row.date_updated),
@@ -67,23 +74,38 @@ export interface AcceptedSms {
   reference: string;
   encoding: SmsEncoding;
   segments: number;
-  /** Decimal text. */
-  price: string;
+  /** SMS_PRICE as decimal text: the price per segment where no price list entry matches. */
+  defaultPrice: string;
   /** Idempotency-Key of the request and a hash of its body, when the caller sent one. */
   idempotency?: { key: string; requestHash: string };
+}
+
+/** Where a refused send was going: the price list entry its recipient matched, if any. */
+export interface Destination {
+  prefix: string | null;
+  name: string | null;
 }
 
 export type SendOutcome =
   | { kind: 'sent'; message: Message; replayed: boolean }
   | { kind: 'key-reused' }
   | { kind: 'no-client' }
-  | { kind: 'no-balance' };
+  | { kind: 'no-balance' }
+  | { kind: 'blocked' | 'not-allowed'; destination: Destination }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+type Refusal =
+  'no-client' | 'no-balance' | 'blocked' | 'not-allowed' | 'throttled';
 
 interface SendRow {
   idx: number;
-  message: MessageRow;
+  message: MessageRow | null;
   replayed: boolean;
   conflict: boolean;
+  refusal: Refusal | null;
+  price_prefix: string | null;
+  price_name: string | null;
+  retry_after: number | null;
 }
 
 /**
@@ -102,13 +124,14 @@ function batcherOf(q: Queryable) {
     batcher = new GroupCommit<AcceptedSms, SendRow | undefined>(
       async (items) => {
         const rows = await q.query<SendRow>(
-          'SELECT idx, message, replayed, conflict FROM send_sms_batch($1::jsonb)',
+          `SELECT idx, message, replayed, conflict, refusal, price_prefix, price_name, retry_after
+           FROM send_sms_batch($1::jsonb)`,
           [
             JSON.stringify(
               items.map((sms) => ({
                 clientId: sms.clientId,
                 ownerId: sms.ownerId,
-                price: sms.price,
+                defaultPrice: sms.defaultPrice,
                 sender: sms.sender,
                 recipient: sms.recipient,
                 body: sms.body,
@@ -133,30 +156,88 @@ function batcherOf(q: Queryable) {
 }
 
 /**
- * Debits the price, stores the message as ACCEPTED, appends the ledger row and queues its
- * delivery job, all in one transaction with the other sends of its batch. The debit is
- * conditional (`amount >= price`), so racing sends never overdraw; when no row comes back,
- * nothing was written, and a second look tells an unknown client from a short balance. With an
- * idempotency key, an earlier answer to the same key comes back `replayed` instead.
+ * Prices the message at its recipient's destination (price_sms, migrations/015), checks the
+ * destination is open to the client and the client within its messages a second, debits the
+ * amount, stores the message as ACCEPTED, appends the ledger row and queues its delivery job,
+ * all in one transaction with the other sends of its batch. The debit is conditional
+ * (`amount >= price`), so racing sends never overdraw; a refused send wrote nothing and its
+ * refusal says why. With an idempotency key, an earlier answer to the same key comes back
+ * `replayed` instead.
  */
 export async function insertAcceptedMessage(
   q: Queryable,
   sms: AcceptedSms,
 ): Promise<SendOutcome> {
   const row = await batcherOf(q).push(sms);
-  if (row?.conflict) return { kind: 'key-reused' };
-  if (row) {
-    return {
-      kind: 'sent',
-      message: toMessage(row.message),
-      replayed: row.replayed,
-    };
+  if (!row) throw new Error('send_sms_batch answered no row for a send');
+  if (row.conflict) return { kind: 'key-reused' };
+  switch (row.refusal) {
+    case null:
+      return {
+        kind: 'sent',
+        message: toMessage(row.message!),
+        replayed: row.replayed,
+      };
+    case 'blocked':
+    case 'not-allowed':
+      return {
+        kind: row.refusal,
+        destination: { prefix: row.price_prefix, name: row.price_name },
+      };
+    case 'throttled':
+      return { kind: 'throttled', retryAfterSeconds: row.retry_after ?? 1 };
+    default:
+      return { kind: row.refusal };
   }
-  const owned = await q.query(
-    'SELECT 1 FROM clients WHERE id = $1 AND user_id = $2',
-    [sms.clientId, sms.ownerId],
+}
+
+/** What a send of `segments` to `recipient` from this client would cost and whether it may. */
+export interface PricedSms {
+  pricePrefix: string | null;
+  priceName: string | null;
+  /** Decimal text. */
+  pricePerSegment: string;
+  /** Decimal text, at the balance's scale. */
+  amount: string;
+  refusal: 'blocked' | 'not-allowed' | null;
+}
+
+/**
+ * The quote of a send, computed by the very SQL the send is charged with (price_sms). Null when
+ * the client is unknown or not `ownerId`'s.
+ */
+export async function priceSms(
+  q: Queryable,
+  sms: {
+    clientId: string;
+    ownerId: string;
+    recipient: string;
+    segments: number;
+    defaultPrice: string;
+  },
+): Promise<PricedSms | null> {
+  const rows = await q.query<{
+    price_prefix: string | null;
+    price_name: string | null;
+    price_per_segment: string;
+    amount: string;
+    refusal: 'blocked' | 'not-allowed' | null;
+  }>(
+    `SELECT p.price_prefix, p.price_name, p.price_per_segment::text AS price_per_segment,
+            p.amount::text AS amount, p.refusal
+     FROM clients c, price_sms($3, $4, $5::numeric, c.allowed_prefixes) p
+     WHERE c.id = $1 AND c.user_id = $2`,
+    [sms.clientId, sms.ownerId, sms.recipient, sms.segments, sms.defaultPrice],
   );
-  return owned.length > 0 ? { kind: 'no-balance' } : { kind: 'no-client' };
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    pricePrefix: row.price_prefix,
+    priceName: row.price_name,
+    pricePerSegment: row.price_per_segment,
+    amount: row.amount,
+    refusal: row.refusal,
+  };
 }
 
 /** Idempotency keys are kept 24 hours; older ones are only taking space. */

@@ -15,12 +15,15 @@ import {
   MessageSchema,
   SendSmsSchema,
 } from '../../../shared/schemas/messages.ts';
+import { QuoteSchema } from '../../../shared/schemas/prices.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest } from '../../errors.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
 
 const tags = ['messages'];
+/** A quote's recipient and body are validated (and the recipient cleaned) as a send's. */
+const QuoteQuerySchema = SendSmsSchema.pick({ recipient: true, body: true });
 const MessageParamsSchema = z.object({
   clientId: IdSchema,
   messageId: IdSchema,
@@ -61,8 +64,13 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            'Send an SMS: debits segments × SMS_PRICE (402 when the balance is too low)',
+            "Send an SMS: debits segments × the recipient's price (402 when the balance is too low)",
           description:
+            "The price per segment is the price list's entry with the longest prefix of the " +
+            'recipient, else SMS_PRICE; the amount is segments × it, rounded half up to 4 ' +
+            "decimal places. A blocked destination, or one outside the client's allowed " +
+            "prefixes, answers 403; beyond the client's messages a second, 429 with " +
+            'Retry-After; nothing is charged for either. ' +
             'The recipient loses plus signs, dots, dashes and whitespace and must then be 6 to 15 ' +
             'digits. The body is counted in GSM-7 (160, or 153 per part) or UCS-2 (70, or 67 per ' +
             'part) segments, at most 10. Needs ROLE_SMS_CREATE. With an `Idempotency-Key` header ' +
@@ -74,7 +82,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           body: SendSmsSchema,
           response: {
             201: MessageSchema,
-            ...errorResponses(400, 401, 402, 403, 404, 422),
+            ...errorResponses(400, 401, 402, 403, 404, 422, 429),
           },
         },
       },
@@ -91,6 +99,34 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
         if (replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(201).send(message);
       },
+    );
+
+    app.get(
+      '/clients/:clientId/quote',
+      {
+        schema: {
+          tags,
+          summary:
+            'What sending this body to this recipient would cost, and whether it is allowed',
+          description:
+            'Recipient and body are checked as a send checks them (400 otherwise). Priced by ' +
+            'the same rule as the send: `reason` (null when allowed) is the text the send ' +
+            "would refuse with (403). The client's messages a second are not counted.",
+          params: ClientIdParamsSchema,
+          querystring: QuoteQuerySchema,
+          response: {
+            200: QuoteSchema,
+            ...errorResponses(400, 401, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.quoteSms(
+          deps,
+          request.actor,
+          request.params.clientId,
+          request.query,
+        ),
     );
 
     app.get(

@@ -1,18 +1,19 @@
 import { createHash } from 'node:crypto';
 import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
-import { multiplyDecimal } from '../../../shared/money.ts';
 import type {
   Message,
   MessageDetail,
   MessageFilter,
   MessageList,
 } from '../../../shared/schemas/messages.ts';
+import type { Quote } from '../../../shared/schemas/prices.ts';
 import { countSms } from '../../../shared/sms.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import {
   badRequest,
   forbidden,
+  HttpError,
   notFound,
   paymentRequired,
   unprocessable,
@@ -25,7 +26,36 @@ export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used with a different request';
 
 /**
- * Sends an SMS from a client: price = segments × SMS_PRICE, computed exactly on decimal text.
+ * Why a destination is refused, in words naming it: the same text for the send's 403 and the
+ * quote's `reason`.
+ */
+export function refusalReason(
+  recipient: string,
+  refusal: 'blocked' | 'not-allowed',
+  destination: repo.Destination,
+): string {
+  const named =
+    destination.prefix === null
+      ? `+${recipient}`
+      : `+${recipient} (${destination.name}, prefix ${destination.prefix})`;
+  return refusal === 'blocked'
+    ? `Sending to ${named} is not allowed: this destination is blocked`
+    : `Sending to ${named} is not allowed for this client`;
+}
+
+export function throttled(retryAfterSeconds: number): HttpError {
+  return new HttpError(
+    429,
+    `This client is sending more messages a second than its limit allows. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`,
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}
+
+/**
+ * Sends an SMS from a client: amount = segments × the recipient's price per segment (the price
+ * list's longest matching prefix, else SMS_PRICE), rounded to the balance's scale, all computed
+ * exactly by the database (price_sms, migrations/015). A blocked destination, or one outside the
+ * client's allowed prefixes, is refused (403); a client beyond its messages a second too (429).
  * Needs ROLE_SMS_CREATE held by the caller (for an API client, by its owner). With an
  * idempotency key, a repeat of the same request within 24 hours answers the first message
  * again (`replayed`) and charges nothing; the same key with another request is refused (422).
@@ -57,17 +87,65 @@ export async function sendSms(
     actorUserId: principal.user.id,
     encoding,
     segments,
-    price: multiplyDecimal(deps.config.smsPrice, segments),
+    defaultPrice: deps.config.smsPrice,
     idempotency: idempotencyKey
       ? { key: idempotencyKey, requestHash: hashRequest(input) }
       : undefined,
   });
-  if (outcome.kind === 'no-client') throw notFound('Client');
-  if (outcome.kind === 'no-balance') throw paymentRequired(NOT_ENOUGH_BALANCE);
-  if (outcome.kind === 'key-reused')
-    throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+  switch (outcome.kind) {
+    case 'no-client':
+      throw notFound('Client');
+    case 'no-balance':
+      throw paymentRequired(NOT_ENOUGH_BALANCE);
+    case 'key-reused':
+      throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+    case 'blocked':
+    case 'not-allowed':
+      throw forbidden(
+        refusalReason(input.recipient, outcome.kind, outcome.destination),
+      );
+    case 'throttled':
+      throw throttled(outcome.retryAfterSeconds);
+  }
   if (!outcome.replayed) deps.deliveryWake.wake();
   return { message: outcome.message, replayed: outcome.replayed };
+}
+
+/**
+ * What sending `body` to `recipient` (both validated as a send's) from this client would cost
+ * and whether the client may, priced by the same SQL as the send. Unknown client → 404.
+ */
+export async function quoteSms(
+  deps: Deps,
+  principal: Principal,
+  clientId: string,
+  input: { recipient: string; body: string },
+): Promise<Quote> {
+  const { encoding, segments } = countSms(input.body);
+  const priced = await repo.priceSms(deps.db, {
+    clientId,
+    ownerId: principal.user.id,
+    recipient: input.recipient,
+    segments,
+    defaultPrice: deps.config.smsPrice,
+  });
+  if (!priced) throw notFound('Client');
+  return {
+    recipient: input.recipient,
+    pricePrefix: priced.pricePrefix,
+    pricePerSegment: Number(priced.pricePerSegment),
+    encoding,
+    segments,
+    amount: Number(priced.amount),
+    allowed: priced.refusal === null,
+    reason:
+      priced.refusal === null
+        ? null
+        : refusalReason(input.recipient, priced.refusal, {
+            prefix: priced.pricePrefix,
+            name: priced.priceName,
+          }),
+  };
 }
 
 /** The same request is the same validated body (after the recipient's clean-up). */
@@ -139,6 +217,8 @@ export const CSV_COLUMNS = [
   'encoding',
   'segments',
   'price',
+  'pricePerSegment',
+  'pricePrefix',
   'currency',
   'body',
 ] as const;

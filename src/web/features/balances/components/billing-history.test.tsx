@@ -44,17 +44,15 @@ function credit(n: number): LedgerEntry {
     messageId: null,
     recipient: null,
     segments: null,
+    pricePerSegment: null,
+    pricePrefix: null,
     dateCreated: '2026-11-20T10:00:00.000Z',
   };
 }
 
 const credits = Array.from({ length: 25 }, (_, i) => credit(25 - i));
 const messageId = '33333333-3333-4333-8333-333333333333';
-// With the price it was charged at (issue 19), which the shared ledger schema does not name yet.
-const debit: LedgerEntry & {
-  pricePerSegment?: number;
-  pricePrefix: string | null;
-} = {
+const debit: LedgerEntry = {
   id: '44444444-4444-4444-8444-444444444444',
   kind: 'SMS',
   amount: -0.1,
@@ -236,7 +234,7 @@ describe('Usage History', () => {
               messageId: null,
               recipient: null,
               segments: null,
-              pricePerSegment: undefined,
+              pricePerSegment: null,
             },
           ],
         },

@@ -24,15 +24,10 @@ const KIND_TEXT: Record<LedgerKind, string> = {
  * "Destinations": null prefix for the default price), on SMS and REFUND entries that carry it.
  */
 export function ledgerPriceText(
-  entry: LedgerEntry & {
-    pricePerSegment?: number | string | null;
-    pricePrefix?: string | null;
-  },
+  entry: LedgerEntry,
   currency: string,
 ): string | null {
-  if (entry.pricePerSegment === undefined || entry.pricePerSegment === null) {
-    return null;
-  }
+  if (entry.pricePerSegment === null) return null;
   const source = entry.pricePrefix ? `prefix ${entry.pricePrefix}` : 'default';
   return `${formatPrice(currency, entry.pricePerSegment)} (${source})`;
 }

@@ -4,23 +4,13 @@ import type { ClientLimitsInput } from '../../../../shared/schemas/prices';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-/**
- * A client with the destinations it may reach and its throughput (CONTRACT "Destinations"):
- * `allowedPrefixes` null for every open destination, `maxMessagesPerSecond` null for no limit.
- * Optional until every answer carries them.
- */
-export type ClientWithLimits = Client & {
-  allowedPrefixes?: string[] | null;
-  maxMessagesPerSecond?: number | null;
-};
-
 /** Staff set both (ROLE_CLIENT_ADMIN); the answer is the client. */
 export async function setClientLimits(input: {
   clientId: string;
   limits: ClientLimitsInput;
-}): Promise<ClientWithLimits> {
+}): Promise<Client> {
   return unwrap(
-    await api.put<ClientWithLimits>(
+    await api.put<Client>(
       `/admin/clients/${encodeURIComponent(input.clientId)}/limits`,
       { body: input.limits },
     ),

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import type { Client } from '../../../../shared/schemas/clients';
 import { ClientLimitsSchema } from '../../../../shared/schemas/prices';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -9,10 +10,7 @@ import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import { needsRoleText, useCanCall } from '../../../lib/permissions';
 import { useServerError } from '../../../lib/server-errors';
-import {
-  useSetClientLimits,
-  type ClientWithLimits,
-} from '../api/set-client-limits';
+import { useSetClientLimits } from '../api/set-client-limits';
 import '../../../components/ui/field.css';
 
 export const LIMITS_SAVED = 'The destinations and throughput have been saved';
@@ -49,20 +47,18 @@ const LimitsFormSchema = z.object({
 type FormInput = z.input<typeof LimitsFormSchema>;
 type FormOutput = z.output<typeof LimitsFormSchema>;
 
-export function allowedText(prefixes: readonly string[] | null | undefined) {
-  if (prefixes === null || prefixes === undefined) {
-    return 'All open destinations';
-  }
+/** `allowedPrefixes`: null for every open destination (CONTRACT "Destinations"). */
+export function allowedText(prefixes: readonly string[] | null) {
+  if (prefixes === null) return 'All open destinations';
   return prefixes.length ? prefixes.join(', ') : 'None';
 }
 
-export function throughputText(max: number | null | undefined) {
-  return max === null || max === undefined
-    ? 'No limit'
-    : `${max} messages a second`;
+/** `maxMessagesPerSecond`: null for no limit. */
+export function throughputText(max: number | null) {
+  return max === null ? 'No limit' : `${max} messages a second`;
 }
 
-function LimitsDetails({ client }: { client: ClientWithLimits }) {
+function LimitsDetails({ client }: { client: Client }) {
   return (
     <dl className="details">
       <div className="details-pair">
@@ -87,7 +83,7 @@ export function ClientLimitsCard({
   client,
   asAdmin = false,
 }: {
-  client: ClientWithLimits;
+  client: Client;
   asAdmin?: boolean;
 }) {
   return (
@@ -110,7 +106,7 @@ export function ClientLimitsCard({
   );
 }
 
-function AdminLimits({ client }: { client: ClientWithLimits }) {
+function AdminLimits({ client }: { client: Client }) {
   const canChange = useCanCall(LIMITS_ACCESS);
   const [editing, setEditing] = useState(false);
   if (editing) {
@@ -136,7 +132,7 @@ function LimitsForm({
   client,
   onDone,
 }: {
-  client: ClientWithLimits;
+  client: Client;
   onDone: () => void;
 }) {
   const toast = useToast();
@@ -146,8 +142,7 @@ function LimitsForm({
     defaultValues: {
       allowedPrefixes: (client.allowedPrefixes ?? []).join(', '),
       maxMessagesPerSecond:
-        client.maxMessagesPerSecond === null ||
-        client.maxMessagesPerSecond === undefined
+        client.maxMessagesPerSecond === null
           ? ''
           : String(client.maxMessagesPerSecond),
     },

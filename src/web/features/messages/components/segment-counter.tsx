@@ -37,6 +37,7 @@ export function SegmentCounter({
   body,
   pricePerSegment,
   priceSource,
+  quoted,
   currency,
   balanceAmount,
 }: {
@@ -45,11 +46,16 @@ export function SegmentCounter({
   pricePerSegment: string;
   /** Where that price comes from ('prefix 44', 'default price'), when a quote has said. */
   priceSource?: string;
+  /** What the server's quote charges for so many segments (rounded as the send rounds it). */
+  quoted?: { segments: number; amount: string };
   currency: string;
   balanceAmount: number | undefined;
 }) {
   const count = countSms(body);
-  const price = multiplyDecimal(pricePerSegment, count.segments);
+  const price =
+    quoted?.segments === count.segments
+      ? quoted.amount
+      : multiplyDecimal(pricePerSegment, count.segments);
   const after =
     balanceAmount === undefined ? undefined : subtract(balanceAmount, price);
   const tooLong = count.segments > MAX_SMS_SEGMENTS;

@@ -22,7 +22,8 @@ function preview() {
   return JSON.parse(text ?? '{}') as Record<string, string>;
 }
 
-describe('SMS form', () => {
+// Typing a long body key by key is slow on a loaded machine.
+describe('SMS form', { timeout: 15_000 }, () => {
   it('/messaging goes to /messaging/sms; the sender is the short name and read-only', async () => {
     mockApi(shellRoutes());
     renderApp('/messaging', { loggedIn: true });
@@ -198,19 +199,32 @@ describe('SMS form', () => {
 
   function quoteOf(recipient: string, body: string): Quote {
     const premium = recipient.startsWith('4490');
+    const cheap = recipient.startsWith('31');
     const segments = body.length > 160 ? 2 : 1;
-    const price = premium ? 1.5 : recipient.startsWith('44') ? 0.0725 : 0.05;
+    const price = premium
+      ? 1.5
+      : recipient.startsWith('44')
+        ? 0.0725
+        : cheap
+          ? 0.002475
+          : 0.05;
+    const prefix = premium ? '4490' : recipient.startsWith('44') ? '44' : null;
     return {
       recipient,
-      pricePrefix: premium ? '4490' : recipient.startsWith('44') ? '44' : null,
+      pricePrefix: cheap ? '31' : prefix,
       pricePerSegment: price,
       encoding: 'GSM-7',
       segments,
-      amount: price * segments,
+      // The server rounds the amount half up to 4 places (2 × 0.002475 → 0.005).
+      amount: cheap ? segments * 0.0025 : price * segments,
       allowed: !premium,
-      reason: premium ? 'Destination 4490 (UK premium) is blocked' : null,
+      reason: premium
+        ? 'Sending to +449012345678 (UK premium, prefix 4490) is not allowed: this destination is blocked'
+        : null,
     };
   }
+  const BLOCKED =
+    'Sending to +449012345678 (UK premium, prefix 4490) is not allowed: this destination is blocked';
   const quotePath = `GET /api/clients/${client.id}/quote`;
   const quoteRoute = ({ search }: { search: string }) => {
     const params = new URLSearchParams(search);
@@ -226,7 +240,8 @@ describe('SMS form', () => {
       await screen.findByLabelText('Recipient'),
       '+44 7700 900123',
     );
-    await user.type(screen.getByLabelText('Body'), 'x'.repeat(161));
+    await user.click(screen.getByLabelText('Body'));
+    await user.paste('x'.repeat(161));
     const price = await screen.findByText('EUR 0.0725');
     expect(price.closest('dd')).toHaveTextContent('EUR 0.0725 (prefix 44)');
     // 2 segments × 0.0725, shown with two decimals as every amount.
@@ -244,6 +259,13 @@ describe('SMS form', () => {
     expect(
       (await screen.findByText(/\(default price\)/)).closest('dd'),
     ).toHaveTextContent('EUR 0.05 (default price)');
+    // The total is the quote's, rounded as the send charges it, not the exact product.
+    await user.clear(screen.getByLabelText('Recipient'));
+    await user.type(screen.getByLabelText('Recipient'), '31612345678');
+    await screen.findByText('EUR 0.002475');
+    expect(screen.getByText('Price').nextElementSibling).toHaveTextContent(
+      'EUR 0.01',
+    );
   });
 
   it('says a destination is not allowed before Send is pressed, and Send is off until the recipient changes', async () => {
@@ -255,14 +277,10 @@ describe('SMS form', () => {
     const { user } = renderApp('/messaging/sms', { loggedIn: true });
     await user.type(await screen.findByLabelText('Recipient'), '449012345678');
     await user.type(screen.getByLabelText('Body'), 'Win a prize');
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Not allowed: Destination 4490 (UK premium) is blocked',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(BLOCKED);
     const send = screen.getByRole('button', { name: 'Send SMS' });
     expect(send).toBeDisabled();
-    expect(send).toHaveAccessibleDescription(
-      'Not allowed: Destination 4490 (UK premium) is blocked',
-    );
+    expect(send).toHaveAccessibleDescription(BLOCKED);
     await user.clear(screen.getByLabelText('Recipient'));
     await user.type(screen.getByLabelText('Recipient'), '447700900123');
     await waitFor(() => expect(send).toBeEnabled());
@@ -284,9 +302,7 @@ describe('SMS form', () => {
     await user.click(screen.getByLabelText('Body'));
     await user.paste('Win');
     await user.click(screen.getByRole('button', { name: 'Send SMS' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Not allowed: Destination 4490 (UK premium) is blocked',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(BLOCKED);
     expect(requests.some((r) => r.method === 'POST')).toBe(false);
   });
 

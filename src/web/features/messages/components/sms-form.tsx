@@ -35,7 +35,7 @@ export const QUOTE_DEBOUNCE_MS = 300;
 
 /** Said before Send is pressed, and instead of sending, when the client may not send there. */
 export function notAllowedText(quote: Quote): string {
-  return `Not allowed: ${quote.reason ?? `this client cannot send to ${quote.recipient}`}`;
+  return quote.reason ?? `Sending to +${quote.recipient} is not allowed`;
 }
 
 /**
@@ -207,6 +207,11 @@ export function SmsForm({
               ? quote.pricePrefix === null
                 ? 'default price'
                 : `prefix ${quote.pricePrefix}`
+              : undefined
+          }
+          quoted={
+            quote
+              ? { segments: quote.segments, amount: String(quote.amount) }
               : undefined
           }
           currency={currency}
