@@ -44,3 +44,17 @@ export function formatPrice(currency: string, price: number | string): string {
   const trimmed = fraction.replace(/0+$/, '').padEnd(2, '0');
   return `${currency} ${whole}.${trimmed}`;
 }
+
+/** Where a message's price came from: its price list prefix, or the default price (null). */
+export function priceSourceText(pricePrefix: string | null): string {
+  return pricePrefix === null ? 'default price' : `prefix ${pricePrefix}`;
+}
+
+/** `EUR 0.0725 (prefix 44)`: a price per segment and where it came from. */
+export function formatPriceFrom(
+  currency: string,
+  price: number | string,
+  pricePrefix: string | null,
+): string {
+  return `${formatPrice(currency, price)} (${priceSourceText(pricePrefix)})`;
+}

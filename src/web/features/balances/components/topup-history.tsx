@@ -8,7 +8,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { errorText } from '../../../lib/api-error';
-import { formatDateTime, formatPrice } from '../../../lib/format';
+import { formatDateTime, formatPriceFrom } from '../../../lib/format';
 import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
 import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
 import './billing.css';
@@ -27,9 +27,9 @@ export function ledgerPriceText(
   entry: LedgerEntry,
   currency: string,
 ): string | null {
-  if (entry.pricePerSegment === null) return null;
-  const source = entry.pricePrefix ? `prefix ${entry.pricePrefix}` : 'default';
-  return `${formatPrice(currency, entry.pricePerSegment)} (${source})`;
+  return entry.pricePerSegment === null
+    ? null
+    : formatPriceFrom(currency, entry.pricePerSegment, entry.pricePrefix);
 }
 
 /** A Download CSV button for one kind of ledger rows; a failure shows beside it. */

@@ -20,6 +20,7 @@ import type { Message } from '../../../../shared/schemas/messages';
 import { paths } from '../../../config/paths';
 import type { Quote } from '../../../../shared/schemas/prices';
 import { errorText, isApiError } from '../../../lib/api-error';
+import { priceSourceText } from '../../../lib/format';
 import { useDebounced } from '../../../lib/use-debounced';
 import { canQuote, quoteQueryOptions, type QuoteQuery } from '../api/get-quote';
 import { useSendSms, type SmsPayload } from '../api/send-sms';
@@ -202,13 +203,7 @@ export function SmsForm({
         <SegmentCounter
           body={values.body ?? ''}
           pricePerSegment={quote ? String(quote.pricePerSegment) : smsPrice}
-          priceSource={
-            quote
-              ? quote.pricePrefix === null
-                ? 'default price'
-                : `prefix ${quote.pricePrefix}`
-              : undefined
-          }
+          priceSource={quote ? priceSourceText(quote.pricePrefix) : undefined}
           quoted={
             quote
               ? { segments: quote.segments, amount: String(quote.amount) }
