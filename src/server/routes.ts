@@ -3,6 +3,7 @@ import {
   adminScope,
   clientOrUserScope,
   publicScope,
+  signedInScope,
   userScope,
 } from './auth/scopes.ts';
 import type { Deps } from './deps.ts';
@@ -20,6 +21,8 @@ import {
 import { adminOperationsRoutes } from './features/operations/admin-routes.ts';
 import { operationsRoutes } from './features/operations/routes.ts';
 import { adminRolesRoutes } from './features/roles/routes.ts';
+import { adminPricesRoutes } from './features/prices/admin-routes.ts';
+import { pricesRoutes } from './features/prices/routes.ts';
 import { routeSplitsRoutes } from './features/route-splits/routes.ts';
 import { adminUsersRoutes } from './features/users/admin-routes.ts';
 import { meRoutes, registerRoutes } from './features/users/routes.ts';
@@ -54,6 +57,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           await admin.register(adminRolesRoutes(deps));
           await admin.register(adminAuditRoutes(deps));
           await admin.register(adminOperationsRoutes(deps));
+          await admin.register(adminPricesRoutes(deps));
         },
         { prefix: '/admin' },
       );
@@ -63,6 +67,11 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
       clientOrUserScope(scope, deps);
       await scope.register(balancesRoutes(deps));
       await scope.register(messagesRoutes(deps));
+    });
+
+    await api.register(async (scope) => {
+      signedInScope(scope, deps);
+      await scope.register(pricesRoutes(deps));
     });
   };
 }

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.ts';
 import { httpClient, type HttpClient } from '../support/http.ts';
@@ -6,6 +7,7 @@ import {
   clientHttp,
   createClient,
   registerUser,
+  setPrice,
   setRoles,
   uniqueEmail,
   defaultBalancePath,
@@ -559,6 +561,22 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     const split = await newSplit();
     return () => admin.delete(`/api/admin/routes/split/${split.id}`);
   },
+  'PUT /api/admin/prices/:prefix': async () => () =>
+    admin.put(`/api/admin/prices/${freshPrefix()}`, {
+      name: 'Audited',
+      pricePerSegment: 0.05,
+    }),
+  'DELETE /api/admin/prices/:prefix': async () => {
+    const prefix = freshPrefix();
+    await setPrice(server.url, prefix, { name: 'Gone', pricePerSegment: 1 });
+    return () => admin.delete(`/api/admin/prices/${prefix}`);
+  },
+  'PUT /api/admin/prices.csv': async () => () =>
+    admin.put(
+      '/api/admin/prices.csv',
+      `prefix,name,pricePerSegment,blocked\n${freshPrefix()},Imported,0.05,false\n`,
+      { 'content-type': 'text/csv' },
+    ),
   'POST /api/clients/:clientId/statusCallback/rotateKey': async () => {
     const { http, client } = await freshUserAndClient();
     await http.put(`/api/clients/${client.id}`, {
@@ -581,6 +599,11 @@ const AUDITED: Record<string, () => Promise<Call>> = {
       });
   },
 };
+
+/** A price prefix no other call uses. */
+function freshPrefix(): string {
+  return `98${String(randomInt(10 ** 9)).padStart(10, '0')}`;
+}
 
 /** Writes the contract's list of audited actions leaves out, and why. */
 const NOT_AUDITED: Record<string, string> = {

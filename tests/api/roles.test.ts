@@ -1,9 +1,11 @@
+import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminHttp,
   clientHttp,
   createClient,
   registerUser,
+  setPrice,
   setRoles,
   uniqueEmail,
   defaultBalancePath,
@@ -170,8 +172,9 @@ function adminCalls(ids: {
   userId: string;
   clientId: string;
   splitId: string;
+  prefix: string;
 }) {
-  const { userId, clientId, splitId } = ids;
+  const { userId, clientId, splitId, prefix } = ids;
   return [
     ['POST', '/api/admin/clients', { userId, name: 'x' }, 'CLIENT', 'CREATE'],
     [
@@ -228,6 +231,15 @@ function adminCalls(ids: {
       'ROUTE',
       'DELETE',
     ],
+    [
+      'PUT',
+      `/api/admin/prices/${prefix}`,
+      { name: 'x', pricePerSegment: 0.05 },
+      'PRICE',
+      'ADMIN',
+    ],
+    ['DELETE', `/api/admin/prices/${prefix}`, undefined, 'PRICE', 'ADMIN'],
+    ['GET', '/api/admin/prices.csv', undefined, 'PRICE', 'ADMIN'],
     ['GET', '/api/admin/users', undefined, 'USER', 'LIST'],
     ['GET', `/api/admin/users/${userId}`, undefined, 'USER', 'VIEW'],
     [
@@ -269,10 +281,13 @@ describe('the role matrix of /api/admin', () => {
       clientId: client.body.id,
       deliveryMethod: 'VONAGE_SMS',
     });
+    const prefix = `97${String(randomInt(10 ** 9)).padStart(10, '0')}`;
+    await setPrice(server.url, prefix, { name: 'Target', pricePerSegment: 1 });
     return {
       userId: user.id as string,
       clientId: client.body.id as string,
       splitId: split.body.id as string,
+      prefix,
     };
   }
 
@@ -329,6 +344,7 @@ describe('the role matrix of /api/admin', () => {
     userId: '{userId}',
     clientId: '{clientId}',
     splitId: '{id}',
+    prefix: '{prefix}',
   }).map(
     ([method, path, , family, verb], index) =>
       [`${method} ${path}`, family, verb, index] as const,

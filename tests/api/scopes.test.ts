@@ -23,6 +23,9 @@ const CLIENT_CALLS = [
   'GET /api/clients/:clientId/messages/:messageId',
 ];
 
+/** Reads the same for every caller, naming no client (signed-in scope): API clients too. */
+const SIGNED_IN_CALLS = ['GET /api/prices'];
+
 let server: TestServer;
 let client: { id: string; secret: string };
 
@@ -58,12 +61,18 @@ describe('identity by scope', () => {
     expect(routes.filter((r) => !r.scope).map((r) => r.call)).toEqual([]);
   });
 
-  it('lets API-client credentials reach only the client-or-user routes', () => {
+  it('lets API-client credentials reach only the client-or-user routes and the signed-in reads', () => {
     const reachable = apiRoutes()
       .filter((r) => r.scope === 'client-or-user')
       .map((r) => r.call)
       .sort();
     expect(reachable).toEqual([...CLIENT_CALLS].sort());
+    const signedIn = apiRoutes()
+      .filter((r) => r.scope === 'signed-in')
+      .map((r) => r.call)
+      .sort();
+    expect(signedIn).toEqual([...SIGNED_IN_CALLS].sort());
+    expect(signedIn.filter((call) => call.includes(':'))).toEqual([]);
   });
 
   it('refuses API-client credentials with 403 on every user-only and admin route', async () => {

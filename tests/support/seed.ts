@@ -146,3 +146,22 @@ export async function setRoles(
     expectStatus(`add role ${role}`, added, 200);
   }
 }
+
+/** Creates or replaces a price-list entry as the admin; returns the Price. */
+export async function setPrice(
+  baseUrl: string,
+  prefix: string,
+  price: { name: string; pricePerSegment: number | string; blocked?: boolean },
+): Promise<{
+  prefix: string;
+  name: string;
+  pricePerSegment: number;
+  blocked: boolean;
+}> {
+  const answer = await adminHttp(baseUrl).put(
+    `/api/admin/prices/${prefix}`,
+    price,
+  );
+  expectStatus(`set price ${prefix}`, answer, 200);
+  return answer.body;
+}

@@ -9,9 +9,12 @@ import { requireRole } from './require-role.ts';
  * - `public`: anyone (health, branding, register);
  * - `user`: a user's e-mail and password; API-client credentials get 403;
  * - `client-or-user`: also an API client's id and secret, for that client's own calls;
+ * - `signed-in`: any user or any API client, for reads that are the same for everyone and name
+ *   no client (the price list);
  * - `admin`: a user holding the role the route declares in `config.role`.
  */
-export type Scope = 'public' | 'user' | 'client-or-user' | 'admin';
+export type Scope =
+  'public' | 'user' | 'client-or-user' | 'signed-in' | 'admin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -81,6 +84,14 @@ export function clientOrUserScope(
   app.addHook('onRequest', authenticate(deps));
   app.addHook('onRequest', setActor);
   app.addHook('onRequest', keepClientToItsOwnId);
+}
+
+/** Any signed-in caller, user or API client: only for reads that name no client. */
+export function signedInScope(app: FastifyInstance, deps: AuthServices): void {
+  markScope(app, 'signed-in');
+  app.decorateRequest('actor', null as never);
+  app.addHook('onRequest', authenticate(deps));
+  app.addHook('onRequest', setActor);
 }
 
 /** Registered inside the user scope: adds the role check of `config.role`. */

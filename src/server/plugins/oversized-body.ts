@@ -41,7 +41,7 @@ function drain(request: FastifyRequest): Promise<boolean> {
 }
 
 /**
- * A body over the limit gets a 413 the client can read. Fastify answers as soon as it sees the
+ * A body over the limit (the server's, or a route's larger one) gets a 413 the client can read. Fastify answers as soon as it sees the
  * Content-Length and closes the connection, and a client still uploading then fails on a
  * broken pipe without ever reading the answer (a 5 MB body did). So a body announced up to
  * DRAIN_LIMIT is read to its end and thrown away first, then answered on a connection that
@@ -51,7 +51,9 @@ function drain(request: FastifyRequest): Promise<boolean> {
 export function oversizedBodies(app: FastifyInstance, bodyLimit: number): void {
   app.addHook('onRequest', async (request) => {
     const announced = Number(request.headers['content-length']);
-    if (!(announced > bodyLimit)) return;
+    // A route may take more than the server's limit (a price list import).
+    const limit = Math.max(bodyLimit, request.routeOptions.bodyLimit ?? 0);
+    if (!(announced > limit)) return;
     if (announced <= DRAIN_LIMIT && (await drain(request))) {
       throw new HttpError(413, TOO_LARGE);
     }

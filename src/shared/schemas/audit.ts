@@ -28,10 +28,12 @@ export const AUDIT_ACTIONS = [
   'route_split.updated',
   'route_split.deleted',
   'auth.throttled',
+  'price.changed',
+  'price.imported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['user', 'client'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'client', 'price'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Only the fields that changed; never a password, secret or hash. */
@@ -45,8 +47,11 @@ export const AuditEventSchema = z
     actorUserId: IdSchema.nullable(),
     actorEmail: z.string().nullable(),
     targetType: z.enum(AUDIT_TARGET_TYPES),
-    /** Null when the target is not known (a throttled login for an unknown e-mail). */
-    targetId: IdSchema.nullable(),
+    /**
+     * A user's or client's id, or a price's prefix; null when the target is not known (a
+     * throttled login for an unknown e-mail).
+     */
+    targetId: z.string().nullable(),
     before: ChangeSchema,
     after: ChangeSchema,
     ip: z.string().nullable(),

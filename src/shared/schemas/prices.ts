@@ -52,7 +52,9 @@ export const PricePerSegmentSchema = z
   .union([z.number(), z.string()], 'Price per segment must be a number')
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? String(value) : value.trim();
-    if (!/^\d{1,11}(\.\d{1,6})?$/.test(text)) {
+    // At most 9 digits before the point: 15 significant digits, which a JSON number (a
+    // double) carries exactly, so the price read back is the price written.
+    if (!/^\d{1,9}(\.\d{1,6})?$/.test(text)) {
       ctx.addIssue({
         code: 'custom',
         message:

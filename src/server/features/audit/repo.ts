@@ -58,7 +58,7 @@ export async function listAuditEvents(
       from: 'audit_events',
       where: `($1::text IS NULL OR action = $1)
         AND ($2::uuid IS NULL OR actor_user_id = $2)
-        AND ($3::uuid IS NULL OR target_id = $3)
+        AND ($3::text IS NULL OR target_id = lower($3))
         AND ($4::timestamptz IS NULL OR date_created >= $4)
         AND ($5::timestamptz IS NULL OR date_created < $5)`,
       params: [

@@ -1,0 +1,116 @@
+import {
+  parsePriceCsv,
+  PRICE_CSV_HEADER,
+  priceCsvLine,
+} from '../../../shared/price-csv.ts';
+import type { Price, PriceList } from '../../../shared/schemas/prices.ts';
+import { recordAudit } from '../../audit/record.ts';
+import type { Actor } from '../../auth/principal.ts';
+import type { Deps } from '../../deps.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import * as repo from './repo.ts';
+
+/** An entry as the audit log keeps it: the prefix is the event's target. */
+function audited(price: Price | undefined) {
+  if (!price) return null;
+  const { prefix: _prefix, ...fields } = price;
+  return fields;
+}
+
+/** Creates or replaces the entry of a prefix; one `price.changed` event. */
+export async function putPrice(
+  deps: Deps,
+  actor: Actor,
+  prefix: string,
+  input: {
+    name: string;
+    pricePerSegment: string;
+    blocked?: boolean | undefined;
+  },
+): Promise<Price> {
+  return deps.db.transaction(async (tx) => {
+    const before = await repo.findPrice(tx, prefix, true);
+    const after = await repo.upsertPrice(tx, {
+      prefix,
+      name: input.name,
+      pricePerSegment: input.pricePerSegment,
+      blocked: input.blocked ?? false,
+    });
+    await recordAudit(tx, {
+      action: 'price.changed',
+      actor,
+      targetType: 'price',
+      targetId: prefix,
+      before: audited(before),
+      after: audited(after),
+    });
+    return after;
+  });
+}
+
+/** Deletes the entry of a prefix (404 when none); one `price.changed` event. */
+export async function deletePrice(
+  deps: Deps,
+  actor: Actor,
+  prefix: string,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const before = await repo.deletePrice(tx, prefix);
+    if (!before) throw notFound('Price');
+    await recordAudit(tx, {
+      action: 'price.changed',
+      actor,
+      targetType: 'price',
+      targetId: prefix,
+      before: audited(before),
+      after: null,
+    });
+  });
+}
+
+/** The list as customers and staff read it, with the currency and the default price. */
+export async function listPrices(
+  deps: Deps,
+  search: string | undefined,
+  page: { count: number; offset: number },
+): Promise<PriceList> {
+  const { prices, total } = await repo.listPrices(deps.db, search, page);
+  return {
+    currency: deps.config.currency,
+    defaultPricePerSegment: Number(deps.config.smsPrice),
+    total,
+    ...page,
+    prices,
+  };
+}
+
+/** The whole list as CSV text: the header, then one line per entry by prefix. */
+export async function priceCsv(deps: Deps): Promise<string> {
+  const entries = await repo.allPrices(deps.db);
+  return [PRICE_CSV_HEADER, ...entries.map(priceCsvLine)].join('\r\n') + '\r\n';
+}
+
+/**
+ * Replaces the whole list with a CSV file's, in one transaction, audited as one
+ * `price.imported` event. A bad line answers 400 naming it, and nothing changes.
+ */
+export async function importPrices(
+  deps: Deps,
+  actor: Actor,
+  csv: string,
+): Promise<{ count: number }> {
+  const parsed = parsePriceCsv(csv);
+  if (!parsed.ok) throw badRequest(parsed.message);
+  const count = parsed.entries.length;
+  await deps.db.transaction(async (tx) => {
+    await repo.replacePrices(tx, parsed.entries);
+    await recordAudit(tx, {
+      action: 'price.imported',
+      actor,
+      targetType: 'price',
+      targetId: null,
+      after: { count },
+    });
+  });
+  return { count };
+}
