@@ -1,5 +1,8 @@
 import { useId, useRef, useState } from 'react';
-import type { Price } from '../../../../shared/schemas/prices';
+import {
+  PRICE_CSV_HEADER,
+  type PriceCsvEntry,
+} from '../../../../shared/price-csv';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Table, type Column } from '../../../components/ui/data-table';
@@ -7,10 +10,8 @@ import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
 import { getPriceListCsv, useImportPriceListCsv } from '../api/price-list-csv';
 import {
+  checkPriceCsv,
   diffPriceLists,
-  parsePriceCsv,
-  PRICE_CSV_HEADER,
-  type BadLine,
   type PriceChange,
   type PriceListDiff,
 } from '../price-csv';
@@ -24,18 +25,18 @@ interface Preview {
   fileName: string;
   csv: string;
   diff: PriceListDiff;
-  bad: BadLine[];
+  bad: string[];
 }
 
-const entryText = (price: Price) =>
+const entryText = (price: PriceCsvEntry) =>
   `${price.pricePerSegment}${price.blocked ? ', blocked' : ''}`;
 
-const entryColumns: Column<Price>[] = [
+const entryColumns: Column<PriceCsvEntry>[] = [
   { header: 'Prefix', cell: (price) => price.prefix, className: 'mono' },
   { header: 'Destination', cell: (price) => price.name },
   {
     header: 'Price per segment',
-    cell: (price) => String(price.pricePerSegment),
+    cell: (price) => price.pricePerSegment,
     numeric: true,
   },
   { header: 'Status', cell: (price) => <PriceStatus price={price} /> },
@@ -108,13 +109,12 @@ export function PriceImport({ onClose }: { onClose: () => void }) {
         file.text(),
         getPriceListCsv(),
       ]);
-      const parsed = parsePriceCsv(csv);
-      const now = parsePriceCsv(current).prices;
+      const checked = checkPriceCsv(csv);
       setPreview({
         fileName: file.name,
         csv,
-        diff: diffPriceLists(now, parsed.prices),
-        bad: parsed.bad,
+        diff: diffPriceLists(checkPriceCsv(current).entries, checked.entries),
+        bad: checked.bad,
       });
     } catch (error) {
       setReadError(`The file could not be compared: ${errorText(error)}`);
@@ -165,26 +165,23 @@ export function PriceImport({ onClose }: { onClose: () => void }) {
         </p>
       ) : null}
       {readError ? <Alert tone="danger">{readError}</Alert> : null}
-      {preview && diff ? (
+      {preview && preview.bad.length ? (
+        <div className="stack-sm" aria-label="Import preview" role="region">
+          <Alert tone="danger">
+            {`${preview.fileName} would be refused: fix ${preview.bad.length === 1 ? 'this line' : `these ${preview.bad.length} lines`} and choose the file again.`}
+          </Alert>
+          <ul className="bad-lines">
+            {preview.bad.slice(0, PREVIEW_ROWS).map((bad) => (
+              <li key={bad}>{bad}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {preview && diff && !preview.bad.length ? (
         <div className="stack" aria-label="Import preview" role="region">
           <p role="status">
             {`${preview.fileName}: ${diff.added.length} added, ${diff.changed.length} changed, ${diff.removed.length} removed, ${diff.unchanged} unchanged`}
-            {preview.bad.length ? `, ${preview.bad.length} bad lines` : ''}
           </p>
-          {preview.bad.length ? (
-            <div className="stack-sm">
-              <Alert tone="danger">
-                {`The import would be refused: fix these lines and choose the file again.`}
-              </Alert>
-              <ul className="bad-lines">
-                {preview.bad.slice(0, PREVIEW_ROWS).map((bad) => (
-                  <li key={`${bad.line}:${bad.reason}`}>
-                    {`Line ${bad.line}: ${bad.reason}`}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ) : null}
           <PreviewPart
             title="Added"
             rows={diff.added}
@@ -203,7 +200,7 @@ export function PriceImport({ onClose }: { onClose: () => void }) {
             rowKey={(price) => price.prefix}
             columns={entryColumns}
           />
-          {nothingChanges && !preview.bad.length ? (
+          {nothingChanges ? (
             <p className="muted">The file holds the list as it is.</p>
           ) : null}
         </div>

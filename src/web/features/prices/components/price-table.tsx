@@ -7,7 +7,7 @@ import { usePrices } from '../api/get-prices';
 import './prices.css';
 
 /** A blocked destination says so in words, not by colour alone. */
-export function PriceStatus({ price }: { price: Price }) {
+export function PriceStatus({ price }: { price: Pick<Price, 'blocked'> }) {
   return price.blocked ? (
     <span className="price-status is-blocked">Blocked</span>
   ) : (

@@ -5,7 +5,7 @@ import { mockApi, type Route } from '../../../testing/mock-api';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { makeUser } from '../../../testing/test-data';
-import { PRICE_CSV_HEADER } from '../price-csv';
+import { PRICE_CSV_HEADER } from '../../../../shared/price-csv';
 
 const uk: Price = {
   prefix: '44',
@@ -230,33 +230,33 @@ describe('Prices, the admin screen', () => {
     '33,France,0.08,false',
   ].join('\r\n');
 
-  it('previews an import: added, changed, removed and the bad lines with their numbers; Apply stays off', async () => {
+  const upload = async (
+    user: ReturnType<typeof renderApp>['user'],
+    name: string,
+    lines: string[],
+  ) => {
+    await user.click(await screen.findByRole('button', { name: 'Import CSV' }));
+    await user.upload(
+      screen.getByLabelText('Price list CSV file'),
+      new File([lines.join('\n')], name, { type: 'text/csv' }),
+    );
+    return screen.findByRole('region', { name: 'Import preview' });
+  };
+
+  it('previews an import against the list as it is: added, changed, removed, unchanged', async () => {
     const { requests } = adminRoutes({
       'GET /api/admin/prices.csv': { body: currentCsv },
     });
     const { user } = renderApp('/admin/prices', { loggedIn: true });
-    await user.click(await screen.findByRole('button', { name: 'Import CSV' }));
-    const file = new File(
-      [
-        [
-          PRICE_CSV_HEADER,
-          '44,United Kingdom,0.07,false',
-          '4490,UK premium,1.5,true',
-          '49,Germany,0.08,false',
-          '49x,Bad,0.08,false',
-        ].join('\n'),
-      ],
-      'new-prices.csv',
-      { type: 'text/csv' },
+    const preview = await upload(user, 'new-prices.csv', [
+      PRICE_CSV_HEADER,
+      '44,United Kingdom,0.07,false',
+      '4490,UK premium,1.50,true',
+      '49,Germany,0.08,false',
+    ]);
+    expect(within(preview).getByRole('status')).toHaveTextContent(
+      'new-prices.csv: 1 added, 1 changed, 1 removed, 1 unchanged',
     );
-    await user.upload(screen.getByLabelText('Price list CSV file'), file);
-    const preview = await screen.findByRole('region', {
-      name: 'Import preview',
-    });
-    expect(within(preview).getAllByRole('status')[0]).toHaveTextContent(
-      'new-prices.csv: 1 added, 1 changed, 1 removed, 1 unchanged, 1 bad lines',
-    );
-    expect(within(preview).getByText(/^Line 5: Prefix must be/)).toBeVisible();
     expect(
       within(preview).getByRole('table', { name: 'Added: 1' }),
     ).toHaveTextContent('49Germany');
@@ -266,6 +266,28 @@ describe('Prices, the admin screen', () => {
     expect(
       within(preview).getByRole('table', { name: 'Removed: 1' }),
     ).toHaveTextContent('33France');
+    expect(screen.getByRole('button', { name: 'Apply Import' })).toBeEnabled();
+    expect(requests.some((r) => r.method === 'PUT')).toBe(false);
+  });
+
+  it('lists every bad line with its number before anything is sent; Apply stays off', async () => {
+    const { requests } = adminRoutes({
+      'GET /api/admin/prices.csv': { body: currentCsv },
+    });
+    const { user } = renderApp('/admin/prices', { loggedIn: true });
+    const preview = await upload(user, 'bad.csv', [
+      PRICE_CSV_HEADER,
+      '44,United Kingdom,0.07,false',
+      '49x,Bad,0.08,false',
+      '33,France,0.08,perhaps',
+    ]);
+    expect(within(preview).getByRole('alert')).toHaveTextContent(
+      'bad.csv would be refused: fix these 2 lines and choose the file again.',
+    );
+    const lines = within(preview).getAllByRole('listitem');
+    expect(lines[0]).toHaveTextContent(/^Line 3: Prefix must be/);
+    expect(lines[1]).toHaveTextContent('Line 4: Blocked must be true or false');
+    expect(within(preview).queryByRole('table')).toBeNull();
     expect(screen.getByRole('button', { name: 'Apply Import' })).toBeDisabled();
     expect(requests.some((r) => r.method === 'PUT')).toBe(false);
   });
