@@ -53,6 +53,7 @@ describe('Destinations and throughput', () => {
     await user.click(
       within(region).getByRole('button', { name: 'Edit Limits' }),
     );
+    expect(within(region).getByLabelText('Allowed prefixes')).toHaveFocus();
     await user.type(
       within(region).getByLabelText('Allowed prefixes'),
       '44, 35x',

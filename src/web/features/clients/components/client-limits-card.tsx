@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { Client } from '../../../../shared/schemas/clients';
@@ -150,8 +150,11 @@ function LimitsForm({
   const {
     register,
     handleSubmit,
+    setFocus,
     formState: { errors },
   } = form;
+  // Edit Limits is gone once pressed: the keyboard moves on to the first field.
+  useEffect(() => setFocus('allowedPrefixes'), [setFocus]);
   const serverError = useServerError(form, save.error, {
     allowedPrefixes: 'Allowed prefixes',
     maxMessagesPerSecond: 'Max messages per second',

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import {
@@ -48,8 +49,11 @@ export function AdminPriceForm({
   const {
     register,
     handleSubmit,
+    setFocus,
     formState: { errors },
   } = form;
+  // Opened from a button elsewhere on the page: the keyboard starts in the form.
+  useEffect(() => setFocus(price ? 'name' : 'prefix'), [price, setFocus]);
   const serverError = useServerError(form, save.error, {
     prefix: 'Prefix',
     name: 'Name',

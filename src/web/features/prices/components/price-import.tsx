@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   PRICE_CSV_HEADER,
   type PriceCsvEntry,
@@ -32,7 +32,10 @@ const entryText = (price: PriceCsvEntry) =>
   `${price.pricePerSegment}${price.blocked ? ', blocked' : ''}`;
 
 const entryColumns: Column<PriceCsvEntry>[] = [
-  { header: 'Prefix', cell: (price) => price.prefix, className: 'mono' },
+  {
+    header: 'Prefix',
+    cell: (price) => <span className="mono">{price.prefix}</span>,
+  },
   { header: 'Destination', cell: (price) => price.name },
   {
     header: 'Price per segment',
@@ -43,7 +46,10 @@ const entryColumns: Column<PriceCsvEntry>[] = [
 ];
 
 const changeColumns: Column<PriceChange>[] = [
-  { header: 'Prefix', cell: ({ after }) => after.prefix, className: 'mono' },
+  {
+    header: 'Prefix',
+    cell: ({ after }) => <span className="mono">{after.prefix}</span>,
+  },
   {
     header: 'Before',
     cell: ({ before }) => `${before.name}: ${entryText(before)}`,
@@ -97,6 +103,8 @@ export function PriceImport({ onClose }: { onClose: () => void }) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [reading, setReading] = useState(false);
   const [readError, setReadError] = useState<string | null>(null);
+  // Opened from the page header: the keyboard starts at the file to choose.
+  useEffect(() => input.current?.focus(), []);
 
   const onFile = async (file: File | undefined) => {
     apply.reset();

@@ -22,7 +22,11 @@ export function defaultPriceText(list: PriceList): string {
 
 function priceColumns(currency: string): Column<Price>[] {
   return [
-    { header: 'Prefix', cell: (price) => price.prefix, className: 'mono' },
+    {
+      header: 'Prefix',
+      // The value alone in monospace: on a phone's card the label stays in the body font.
+      cell: (price) => <span className="mono">{price.prefix}</span>,
+    },
     { header: 'Destination', cell: (price) => price.name },
     {
       header: 'Price per segment',

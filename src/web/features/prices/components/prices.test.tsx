@@ -141,6 +141,7 @@ describe('Prices, the admin screen', () => {
     });
     const { user } = renderApp('/admin/prices', { loggedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Add Price' }));
+    expect(screen.getByLabelText('Prefix')).toHaveFocus();
     await user.type(screen.getByLabelText('Prefix'), '+33');
     await user.type(screen.getByLabelText('Name'), 'France');
     await user.type(screen.getByLabelText('Price per segment'), '0.1234567');
@@ -183,6 +184,7 @@ describe('Prices, the admin screen', () => {
       await screen.findByRole('button', { name: 'Edit the price of 44' }),
     );
     expect(screen.getByLabelText('Prefix')).toHaveValue('44');
+    expect(screen.getByLabelText('Name')).toHaveFocus();
     expect(screen.getByLabelText('Prefix')).toHaveAttribute('readonly');
     expect(screen.getByLabelText('Price per segment')).toHaveValue('0.0725');
     await user.click(screen.getByRole('button', { name: 'Save Price' }));
@@ -236,6 +238,7 @@ describe('Prices, the admin screen', () => {
     lines: string[],
   ) => {
     await user.click(await screen.findByRole('button', { name: 'Import CSV' }));
+    expect(screen.getByLabelText('Price list CSV file')).toHaveFocus();
     await user.upload(
       screen.getByLabelText('Price list CSV file'),
       new File([lines.join('\n')], name, { type: 'text/csv' }),
