@@ -21,7 +21,7 @@ const KIND_TEXT: Record<LedgerKind, string> = {
 
 /**
  * The price per segment a message was charged at and the prefix that set it (CONTRACT
- * "Destinations": null prefix for the default price), on SMS and REFUND entries that carry it.
+ * "Destinations": null prefix for the default price), on the entries that carry it.
  */
 export function ledgerPriceText(
   entry: LedgerEntry,
@@ -75,16 +75,7 @@ function topupColumns(currency: string): Column<LedgerEntry>[] {
       numeric: true,
       className: 'amount',
     },
-    {
-      header: 'Kind',
-      cell: (entry) => {
-        // A refund gives back what the message cost a segment.
-        const price = ledgerPriceText(entry, currency);
-        return price
-          ? `${KIND_TEXT[entry.kind]}, ${price} per segment`
-          : KIND_TEXT[entry.kind];
-      },
-    },
+    { header: 'Kind', cell: (entry) => KIND_TEXT[entry.kind] },
     {
       header: 'Reason',
       cell: (entry) => entry.reason ?? <span className="muted">No reason</span>,
