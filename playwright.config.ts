@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { ADMIN } from './tests/e2e/admin.ts';
+import { CHROMIUM_LAUNCH } from './tests/support/chromium.ts';
 
 /** A port nobody listens on now; the OS picks it. */
 async function freePort(): Promise<number> {
@@ -47,19 +48,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [{ name: 'chromium' }],
   // The built console (`vite build` → dist/web) served by the real server on a fresh

@@ -17,22 +17,13 @@ import {
   stopServer,
   tempDataDir,
 } from '../tests/support/spawn-server.ts';
+import { CHROMIUM_LAUNCH } from '../tests/support/chromium.ts';
 import { seconds } from './server.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const WEB_DIR = join(ROOT, 'dist/web');
 const RUNS = seconds('BENCH_RUNS', 7);
 const BUDGET_KB = 150;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -66,10 +57,7 @@ const server = await spawnServer(
   },
   120_000,
 );
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: CHROMIUM_ARGS,
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 
 function gzipSize(paths: readonly string[]): { raw: number; gzip: number } {
   let raw = 0;

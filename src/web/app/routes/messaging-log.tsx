@@ -1,9 +1,8 @@
-import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
-import { paths } from '../../config/paths';
 import { MessageLog } from '../../features/messages/components/message-log';
 import { MessagesCsvButton } from '../../features/messages/components/messages-csv-button';
 import { useCurrentClient } from '../current-client';
+import { NoClientCard } from './no-client-card';
 
 /** /messaging/log: the current client's messages with their delivery states. */
 export function MessagingLogRoute() {
@@ -29,14 +28,7 @@ export function MessagingLogRoute() {
       {currentClient ? (
         <MessageLog key={currentClient.id} clientId={currentClient.id} />
       ) : (
-        <div className="card stack-sm">
-          <p>You need a client to send and see messages.</p>
-          <div>
-            <ButtonLink to={paths.quickstart} variant="primary">
-              Go to Quick Start
-            </ButtonLink>
-          </div>
-        </div>
+        <NoClientCard text="You need a client to send and see messages." />
       )}
     </>
   );

@@ -1,8 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { Skeleton } from '../../components/ui/spinner';
-import { paths } from '../../config/paths';
 import {
   defaultBalanceQueryOptions,
   useDefaultBalance,
@@ -11,6 +9,7 @@ import { useBranding } from '../../features/branding/api/get-branding';
 import { SmsForm } from '../../features/messages/components/sms-form';
 import { queryKeys } from '../../lib/query-keys';
 import { useCurrentClient } from '../current-client';
+import { NoClientCard } from './no-client-card';
 
 export function MessagingSmsRoute() {
   const { currentClient } = useCurrentClient();
@@ -29,14 +28,7 @@ export function MessagingSmsRoute() {
         }
       />
       {!currentClient ? (
-        <div className="card stack-sm">
-          <p>You need a client to send messages.</p>
-          <div>
-            <ButtonLink to={paths.quickstart} variant="primary">
-              Go to Quick Start
-            </ButtonLink>
-          </div>
-        </div>
+        <NoClientCard text="You need a client to send messages." />
       ) : branding.data ? (
         <SmsForm
           key={currentClient.id}

@@ -29,6 +29,17 @@ describe('hover dropdown', () => {
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
   });
 
+  it('closes a menu opened by hovering on Escape, wherever focus is, without moving focus', async () => {
+    const { user } = setup();
+    const button = screen.getByRole('button', { name: 'Hello Ada' });
+    await user.hover(button);
+    expect(screen.getByRole('menu')).toBeInTheDocument();
+    expect(button).not.toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(button).not.toHaveFocus();
+  });
+
   it('is keyboard operable: arrows move, Enter chooses, Escape closes', async () => {
     const { user, chosen } = setup();
     const button = screen.getByRole('button', { name: 'Hello Ada' });

@@ -47,8 +47,21 @@ export function HoverDropdown({
     function onPointerDown(event: PointerEvent) {
       if (!root.current?.contains(event.target as Node)) setOpenedBy(null);
     }
+    // A menu opened by hovering must close on Escape wherever focus is (WCAG 1.4.13:
+    // content shown on hover can be dismissed without moving the pointer).
+    function onKeyDown(event: globalThis.KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      const focusInside = root.current?.contains(document.activeElement);
+      setOpenedBy(null);
+      setFocusIndex(null);
+      if (focusInside) button.current?.focus();
+    }
     document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
   }, [open]);
 
   useEffect(() => () => clearTimeout(closeTimer.current), []);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { SectionCard } from '../../../components/ui/section-card';
 import { Tabs } from '../../../components/ui/tabs';
 import { TopupHistory } from './topup-history';
 import { UsageHistory } from './usage-history';
@@ -9,10 +10,9 @@ const USAGE_TAB = 'billing.balance#usage_history';
 /** A tab without a client: the heading, and why there is nothing under it. */
 function NoClient({ title, text }: { title: string; text: string }) {
   return (
-    <section className="card">
-      <h2 className="section-title">{title}</h2>
+    <SectionCard title={title}>
       <p className="muted">{text}</p>
-    </section>
+    </SectionCard>
   );
 }
 

@@ -7,6 +7,7 @@ import type {
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type Column } from '../../../components/ui/data-table';
+import { SectionCard } from '../../../components/ui/section-card';
 import { errorText } from '../../../lib/api-error';
 import { formatDateTime, formatPriceFrom } from '../../../lib/format';
 import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
@@ -98,17 +99,17 @@ export function TopupHistory({
   currency: string;
 }) {
   return (
-    <section className="card stack" aria-labelledby="topup-history-title">
-      <div className="section-header">
-        <h2 id="topup-history-title" className="section-title">
-          Top-up History
-        </h2>
+    <SectionCard
+      title="Top-up History"
+      className="stack"
+      actions={
         <CsvButton
           clientId={clientId}
           kind="FREE_CREDIT"
           fileName="top-up-history.csv"
         />
-      </div>
+      }
+    >
       <LedgerTable
         clientId={clientId}
         kind="FREE_CREDIT"
@@ -118,7 +119,7 @@ export function TopupHistory({
         empty="No top-ups yet."
         pagerLabel="Top-up pages"
       />
-    </section>
+    </SectionCard>
   );
 }
 

@@ -11,6 +11,7 @@ import {
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
+import { SectionCard } from '../../../components/ui/section-card';
 import { paths } from '../../../config/paths';
 import { Skeleton } from '../../../components/ui/spinner';
 import type { Column } from '../../../components/ui/data-table';
@@ -43,20 +44,20 @@ export function UsageHistory({
   currency: string;
 }) {
   return (
-    <section className="card stack" aria-labelledby="usage-history-title">
-      <div className="section-header">
-        <h2 id="usage-history-title" className="section-title">
-          Usage History
-        </h2>
+    <SectionCard
+      title="Usage History"
+      className="stack"
+      actions={
         <CsvButton
           clientId={clientId}
           kind="SMS"
           fileName="usage-history.csv"
         />
-      </div>
+      }
+    >
       <UsagePerDay clientId={clientId} currency={currency} />
       <Debits clientId={clientId} currency={currency} />
-    </section>
+    </SectionCard>
   );
 }
 

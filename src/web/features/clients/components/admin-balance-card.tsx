@@ -9,7 +9,7 @@ import {
   type Balance,
 } from '../../../../shared/schemas/balances';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/ui/form-actions';
 import { EditableCard } from '../../../components/ui/editable-card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Field } from '../../../components/ui/field';
@@ -169,14 +169,11 @@ function FreeCreditForm({
         error={errors.reason?.message ?? ''}
         inputProps={{ ...register('reason'), autoComplete: 'off' }}
       />
-      <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={grant.isPending}>
-          Give Free Credit
-        </Button>
-        <Button onClick={onDone} disabled={grant.isPending}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions
+        submit="Give Free Credit"
+        pending={grant.isPending}
+        onCancel={onDone}
+      />
       <ConfirmDialog
         open={pending !== null}
         text={freeCreditQuestion(pending?.amount ?? '')}

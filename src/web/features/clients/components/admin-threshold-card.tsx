@@ -7,7 +7,8 @@ import {
   type UpdateBalanceInput,
 } from '../../../../shared/schemas/balances';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/ui/form-actions';
+import { SectionCard } from '../../../components/ui/section-card';
 import { Field } from '../../../components/ui/field';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
@@ -40,10 +41,9 @@ export function AdminThresholdCard({ clientId }: { clientId: string }) {
   }
   if (balance.isError) {
     return (
-      <section className="card stack-sm">
-        <h2 className="section-title">Low-balance threshold</h2>
+      <SectionCard title="Low-balance threshold" className="stack-sm">
         <Alert tone="danger">{errorText(balance.error)}</Alert>
-      </section>
+      </SectionCard>
     );
   }
   // A new key per saved value: the form starts again from what the server holds.
@@ -87,10 +87,7 @@ function ThresholdForm({
   );
 
   return (
-    <section className="card stack-sm" aria-labelledby="threshold-title">
-      <h2 id="threshold-title" className="section-title">
-        Low-balance threshold
-      </h2>
+    <SectionCard title="Low-balance threshold" className="stack-sm">
       <p className="muted">
         {balance.minThreshold > 0
           ? `The customer is warned below ${formatMoney(balance.currency, balance.minThreshold)}.`
@@ -109,15 +106,11 @@ function ThresholdForm({
               autoComplete: 'off',
             }}
           />
-          <div className="form-actions-inline">
-            <Button type="submit" variant="primary" pending={save.isPending}>
-              Save Threshold
-            </Button>
-          </div>
+          <FormActions submit="Save Threshold" pending={save.isPending} />
         </form>
       ) : (
         <p className="muted">{needsRoleText(THRESHOLD_ACCESS)} to change it.</p>
       )}
-    </section>
+    </SectionCard>
   );
 }

@@ -8,6 +8,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { EditableCard } from '../../../components/ui/editable-card';
 import { SelectBox } from '../../../components/ui/select-box';
+import { SectionCard } from '../../../components/ui/section-card';
 import { usePanel } from '../../../components/ui/side-panel';
 import { Skeleton } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toaster';
@@ -123,10 +124,7 @@ function ResetSecretSection({ client }: { client: Client }) {
   const panel = usePanel();
 
   return (
-    <section className="card stack-sm" aria-labelledby="reset-secret-title">
-      <h2 id="reset-secret-title" className="section-title">
-        Reset Secret
-      </h2>
+    <SectionCard title="Reset Secret" className="stack-sm">
       <p className="muted">
         Issue a new secret for this client. Systems using the current secret
         stop working until they use the new one, unless you give them a grace
@@ -189,7 +187,7 @@ function ResetSecretSection({ client }: { client: Client }) {
           </p>
         ) : null}
       </ConfirmDialog>
-    </section>
+    </SectionCard>
   );
 }
 
@@ -205,10 +203,7 @@ function DeleteClientSection({
   const toast = useToast();
 
   return (
-    <section className="card stack-sm" aria-labelledby="delete-client-title">
-      <h2 id="delete-client-title" className="section-title">
-        Delete Client
-      </h2>
+    <SectionCard title="Delete Client" className="stack-sm">
       <p className="muted">
         Delete this client and its balance. This cannot be undone.
       </p>
@@ -239,6 +234,6 @@ function DeleteClientSection({
           });
         }}
       />
-    </section>
+    </SectionCard>
   );
 }

@@ -7,6 +7,8 @@ import { ClientLimitsSchema } from '../../../../shared/schemas/prices';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
+import { FormActions } from '../../../components/ui/form-actions';
+import { SectionCard } from '../../../components/ui/section-card';
 import { useToast } from '../../../components/ui/toaster';
 import { needsRoleText, useCanCall } from '../../../lib/permissions';
 import { useServerError } from '../../../lib/server-errors';
@@ -73,8 +75,6 @@ function LimitsDetails({ client }: { client: Client }) {
   );
 }
 
-const TITLE = 'Destinations and throughput';
-
 /**
  * Where a client may send and how fast (CONTRACT "Destinations"): its owner reads it on the
  * client's page, staff on the admin client page, where ROLE_CLIENT_ADMIN changes it.
@@ -87,10 +87,7 @@ export function ClientLimitsCard({
   asAdmin?: boolean;
 }) {
   return (
-    <section className="card stack-sm" aria-labelledby="client-limits-title">
-      <h2 id="client-limits-title" className="section-title">
-        {TITLE}
-      </h2>
+    <SectionCard title="Destinations and throughput" className="stack-sm">
       {asAdmin ? (
         <AdminLimits client={client} />
       ) : (
@@ -102,7 +99,7 @@ export function ClientLimitsCard({
           </p>
         </>
       )}
-    </section>
+    </SectionCard>
   );
 }
 
@@ -192,14 +189,11 @@ function LimitsForm({
           inputMode: 'numeric',
         }}
       />
-      <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={save.isPending}>
-          Save Limits
-        </Button>
-        <Button onClick={onDone} disabled={save.isPending}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions
+        submit="Save Limits"
+        pending={save.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -6,7 +6,7 @@ import {
   type Client,
 } from '../../../../shared/schemas/clients';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/ui/form-actions';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 
@@ -73,14 +73,11 @@ export function ClientNameForm({
           },
         }}
       />
-      <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={update.isPending}>
-          Update
-        </Button>
-        <Button onClick={onDone} disabled={update.isPending}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions
+        submit="Update"
+        pending={update.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { CreateClientSchema } from '../../../../shared/schemas/clients';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/ui/form-actions';
 import { Field } from '../../../components/ui/field';
 import { usePanel } from '../../../components/ui/side-panel';
 
@@ -50,11 +50,7 @@ export function CreateClientForm({ userId }: { userId?: string } = {}) {
         error={errors.name?.message ?? ''}
         inputProps={{ ...register('name'), autoComplete: 'off' }}
       />
-      <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={creation.isPending}>
-          Create Client
-        </Button>
-      </div>
+      <FormActions submit="Create Client" pending={creation.isPending} />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import {
   type OwnClient,
 } from '../../../../shared/schemas/clients';
 import { Alert } from '../../../components/ui/alert';
+import { SectionCard } from '../../../components/ui/section-card';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Field } from '../../../components/ui/field';
@@ -76,10 +77,7 @@ export function StatusCallbackSection({
   });
 
   return (
-    <section className="card stack-sm" aria-labelledby="status-callback-title">
-      <h2 id="status-callback-title" className="section-title">
-        Status Callback
-      </h2>
+    <SectionCard title="Status Callback" className="stack-sm">
       <p className="muted">
         Every state change of this client&apos;s messages is sent to this URL as
         a signed POST. Leave it empty to stop.
@@ -150,6 +148,6 @@ export function StatusCallbackSection({
           {callbackOutcome(test.data)}
         </Alert>
       ) : null}
-    </section>
+    </SectionCard>
   );
 }

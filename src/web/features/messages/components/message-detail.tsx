@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatMoney } from '../../../../shared/money';
 import { Alert } from '../../../components/ui/alert';
+import { SectionCard } from '../../../components/ui/section-card';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/spinner';
 import { errorText, isApiError } from '../../../lib/api-error';
@@ -99,10 +100,7 @@ function MessageFields({ message }: { message: Detail }) {
     ['Message ID', message.id, 'mono'],
   ];
   return (
-    <section className="card" aria-labelledby="message-fields-title">
-      <h3 id="message-fields-title" className="section-title">
-        Message
-      </h3>
+    <SectionCard title="Message" level={3}>
       <dl className="details">
         {fields.map(([term, value, className]) => (
           <div key={term} className="details-pair">
@@ -111,16 +109,13 @@ function MessageFields({ message }: { message: Detail }) {
           </div>
         ))}
       </dl>
-    </section>
+    </SectionCard>
   );
 }
 
 function Attempts({ attempts }: { attempts: DeliveryAttempt[] }) {
   return (
-    <section className="card" aria-labelledby="message-attempts-title">
-      <h3 id="message-attempts-title" className="section-title">
-        Attempts
-      </h3>
+    <SectionCard title="Attempts" level={3}>
       {attempts.length === 0 ? (
         <p className="empty-text">
           No attempts yet: the message is waiting in the queue.
@@ -156,7 +151,7 @@ function Attempts({ attempts }: { attempts: DeliveryAttempt[] }) {
           ))}
         </ol>
       )}
-    </section>
+    </SectionCard>
   );
 }
 
@@ -173,10 +168,7 @@ const OUTCOME_LABELS: Record<CallbackEvent['outcome'], string> = {
  */
 function Callbacks({ callbacks }: { callbacks: MessageCallback[] }) {
   return (
-    <section className="card" aria-labelledby="message-callbacks-title">
-      <h3 id="message-callbacks-title" className="section-title">
-        Status callbacks
-      </h3>
+    <SectionCard title="Status callbacks" level={3}>
       <ol className="plain-list attempt-list">
         {groupCallbacks(callbacks).map((event) => (
           <li
@@ -236,6 +228,6 @@ function Callbacks({ callbacks }: { callbacks: MessageCallback[] }) {
           </li>
         ))}
       </ol>
-    </section>
+    </SectionCard>
   );
 }

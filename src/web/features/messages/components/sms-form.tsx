@@ -13,7 +13,7 @@ import {
   type SendSmsInput,
 } from '../../../../shared/schemas/messages';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/ui/form-actions';
 import { Field, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import type { Message } from '../../../../shared/schemas/messages';
@@ -241,17 +241,12 @@ export function SmsForm({
             follow its delivery.
           </p>
         ) : null}
-        <div className="form-actions-inline">
-          <Button
-            type="submit"
-            variant="primary"
-            pending={send.isPending}
-            disabled={notAllowed !== null}
-            aria-describedby={notAllowed ? refusalId : undefined}
-          >
-            Send SMS
-          </Button>
-        </div>
+        <FormActions
+          submit="Send SMS"
+          pending={send.isPending}
+          disabled={notAllowed !== null}
+          describedBy={notAllowed ? refusalId : undefined}
+        />
       </form>
       <section
         className="card json-preview"

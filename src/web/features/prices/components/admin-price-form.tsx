@@ -8,8 +8,9 @@ import {
   type Price,
 } from '../../../../shared/schemas/prices';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
+import { FormActions } from '../../../components/ui/form-actions';
+import { SectionCard } from '../../../components/ui/section-card';
 import { useToast } from '../../../components/ui/toaster';
 import { useServerError } from '../../../lib/server-errors';
 import { usePriceMutations } from '../api/save-price';
@@ -74,10 +75,7 @@ export function AdminPriceForm({
   );
 
   return (
-    <section className="card stack-sm" aria-labelledby="price-form-title">
-      <h2 id="price-form-title" className="section-title">
-        {title}
-      </h2>
+    <SectionCard title={title} className="stack-sm">
       {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
       <form className="stack-sm" onSubmit={onSubmit} noValidate>
         <div className="price-form-grid">
@@ -117,15 +115,12 @@ export function AdminPriceForm({
           <input type="checkbox" {...register('blocked')} />
           Blocked: nobody can send to this destination
         </label>
-        <div className="form-actions-inline">
-          <Button type="submit" variant="primary" pending={save.isPending}>
-            Save Price
-          </Button>
-          <Button onClick={onDone} disabled={save.isPending}>
-            Cancel
-          </Button>
-        </div>
+        <FormActions
+          submit="Save Price"
+          pending={save.isPending}
+          onCancel={onDone}
+        />
       </form>
-    </section>
+    </SectionCard>
   );
 }

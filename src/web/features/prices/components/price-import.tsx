@@ -6,6 +6,7 @@ import {
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Table, type Column } from '../../../components/ui/data-table';
+import { SectionCard } from '../../../components/ui/section-card';
 import { useToast } from '../../../components/ui/toaster';
 import { errorText } from '../../../lib/api-error';
 import { getPriceListCsv, useImportPriceListCsv } from '../api/price-list-csv';
@@ -148,10 +149,7 @@ export function PriceImport({ onClose }: { onClose: () => void }) {
     diff && !diff.added.length && !diff.changed.length && !diff.removed.length;
 
   return (
-    <section className="card stack" aria-labelledby="price-import-title">
-      <h2 id="price-import-title" className="section-title">
-        Import a price list
-      </h2>
+    <SectionCard title="Import a price list" className="stack">
       <p className="muted">
         {`The file replaces the whole list. Its first line is the header ${PRICE_CSV_HEADER}; blocked is true or false.`}
       </p>
@@ -229,6 +227,6 @@ export function PriceImport({ onClose }: { onClose: () => void }) {
           Cancel
         </Button>
       </div>
-    </section>
+    </SectionCard>
   );
 }

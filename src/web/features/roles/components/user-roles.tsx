@@ -6,6 +6,7 @@ import { canCall, roleChangeRefusal, ROLES } from '../../../../shared/roles';
 import { RoleInputSchema } from '../../../../shared/schemas/roles';
 import type { User } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
+import { FormActions } from '../../../components/ui/form-actions';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Field } from '../../../components/ui/field';
@@ -244,14 +245,11 @@ function RoleEditor({
           className: 'mono',
         }}
       />
-      <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={add.isPending}>
-          Add Role
-        </Button>
-        <Button onClick={panel.closePanel} disabled={add.isPending}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions
+        submit="Add Role"
+        pending={add.isPending}
+        onCancel={panel.closePanel}
+      />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import type { User } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/ui/form-actions';
 import { EditableCard } from '../../../components/ui/editable-card';
 import { usePanel } from '../../../components/ui/side-panel';
 import { useToast } from '../../../components/ui/toaster';
@@ -62,14 +62,11 @@ function AdminUserForm({ user, onDone }: { user: User; onDone: () => void }) {
     <form className="stack" onSubmit={onSubmit} noValidate>
       {serverError ? <Alert tone="danger">{serverError}</Alert> : null}
       <ProfileFields register={form.register} errors={form.formState.errors} />
-      <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={update.isPending}>
-          Update
-        </Button>
-        <Button onClick={onDone} disabled={update.isPending}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions
+        submit="Update"
+        pending={update.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import type { MyUser } from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/ui/form-actions';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import { useUpdateMe } from '../api/update-me';
@@ -32,11 +32,7 @@ export function UpdateMyUserForm({ user }: { user: MyUser }) {
         label="User ID"
         inputProps={{ readOnly: true, value: user.id, className: 'mono' }}
       />
-      <div className="form-actions-inline">
-        <Button type="submit" variant="primary" pending={update.isPending}>
-          Update
-        </Button>
-      </div>
+      <FormActions submit="Update" pending={update.isPending} />
     </form>
   );
 }
