@@ -183,6 +183,8 @@ describe('GET /api/admin/clients/{id}', () => {
       dateCreated: expect.any(String),
       dateUpdated: expect.any(String),
       secretLastUsedAt: null,
+      allowedPrefixes: null,
+      maxMessagesPerSecond: null,
     });
     expect((await admin.get(`/api/admin/clients/${UNKNOWN}`)).status).toBe(404);
     expect((await admin.get('/api/admin/clients/zzz')).status).toBe(400);

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.ts';
 import { httpClient, type HttpClient } from '../support/http.ts';
@@ -10,6 +9,7 @@ import {
   setPrice,
   setRoles,
   uniqueEmail,
+  uniquePrefix,
   defaultBalancePath,
 } from '../support/seed.ts';
 import {
@@ -562,19 +562,19 @@ const AUDITED: Record<string, () => Promise<Call>> = {
     return () => admin.delete(`/api/admin/routes/split/${split.id}`);
   },
   'PUT /api/admin/prices/:prefix': async () => () =>
-    admin.put(`/api/admin/prices/${freshPrefix()}`, {
+    admin.put(`/api/admin/prices/${uniquePrefix()}`, {
       name: 'Audited',
       pricePerSegment: 0.05,
     }),
   'DELETE /api/admin/prices/:prefix': async () => {
-    const prefix = freshPrefix();
+    const prefix = uniquePrefix();
     await setPrice(server.url, prefix, { name: 'Gone', pricePerSegment: 1 });
     return () => admin.delete(`/api/admin/prices/${prefix}`);
   },
   'PUT /api/admin/prices.csv': async () => () =>
     admin.put(
       '/api/admin/prices.csv',
-      `prefix,name,pricePerSegment,blocked\n${freshPrefix()},Imported,0.05,false\n`,
+      `prefix,name,pricePerSegment,blocked\n${uniquePrefix()},Imported,0.05,false\n`,
       { 'content-type': 'text/csv' },
     ),
   'POST /api/clients/:clientId/statusCallback/rotateKey': async () => {
@@ -599,11 +599,6 @@ const AUDITED: Record<string, () => Promise<Call>> = {
       });
   },
 };
-
-/** A price prefix no other call uses. */
-function freshPrefix(): string {
-  return `98${String(randomInt(10 ** 9)).padStart(10, '0')}`;
-}
 
 /** Writes the contract's list of audited actions leaves out, and why. */
 const NOT_AUDITED: Record<string, string> = {

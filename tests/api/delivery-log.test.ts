@@ -123,14 +123,14 @@ describe('the message log', () => {
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (csv.body as string).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'id,dateCreated,dateUpdated,state,deliveryMethod,simulated,sender,recipient,reference,encoding,segments,price,currency,body',
+      'id,dateCreated,dateUpdated,state,deliveryMethod,simulated,sender,recipient,reference,encoding,segments,price,pricePerSegment,pricePrefix,currency,body',
     );
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(
       sent.map((m) => m.id).reverse(),
     );
     expect(lines[2]).toContain(`"'=HYPERLINK(""x""), second"`);
     expect(lines[1]).toMatch(
-      /,DELIVERED,MELROSE_SMPP,true,Shop,447700900003,,GSM-7,1,0.05,EUR,third$/,
+      /,DELIVERED,MELROSE_SMPP,true,Shop,447700900003,,GSM-7,1,0.05,0.05,,EUR,third$/,
     );
     const filtered = await c.http.get(`${c.path}.csv?recipient=447700900001`);
     expect((filtered.body as string).trimEnd().split('\r\n')).toHaveLength(2);

@@ -8,6 +8,7 @@ import {
   createClient,
   giveCredit,
   registerUser,
+  setPrice as seedPrice,
   setRoles,
 } from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
@@ -28,25 +29,12 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 /** 400 GSM-7 characters: 3 segments of 153. */
 const THREE_SEGMENTS = 'x'.repeat(400);
 
-async function setPrice(
+const setPrice = (
   prefix: string,
   name: string,
   pricePerSegment: string,
   blocked = false,
-): Promise<void> {
-  const answer = await adminHttp(server.url).put(
-    `/api/admin/prices/${prefix}`,
-    { name, pricePerSegment, blocked },
-  );
-  if (answer.status === 200) return;
-  // Until the price list API is merged (branch fix-prices), the table is written directly.
-  await server.app.db.query(
-    `INSERT INTO prices (prefix, name, price_per_segment, blocked) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (prefix) DO UPDATE SET name = excluded.name,
-       price_per_segment = excluded.price_per_segment, blocked = excluded.blocked`,
-    [prefix, name, pricePerSegment, blocked],
-  );
-}
+) => seedPrice(server.url, prefix, { name, pricePerSegment, blocked });
 
 /** A customer with a client holding `credit`, and how to send and quote for it. */
 async function customer(baseUrl = server.url, credit: string | null = '10') {

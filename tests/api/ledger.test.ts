@@ -72,6 +72,8 @@ describe('GET /api/clients/{clientId}/balances/default/ledger', () => {
           messageId: sent.body.id,
           recipient: '447700900123',
           segments: 2,
+          pricePerSegment: 0.05,
+          pricePrefix: null,
           dateCreated: expect.any(String),
         },
         {
@@ -83,6 +85,8 @@ describe('GET /api/clients/{clientId}/balances/default/ledger', () => {
           messageId: null,
           recipient: null,
           segments: null,
+          pricePerSegment: null,
+          pricePrefix: null,
           dateCreated: expect.any(String),
         },
       ],
@@ -211,14 +215,18 @@ describe('GET /api/clients/{clientId}/balances/default/ledger.csv', () => {
     );
     const lines = (await response.text()).trimEnd().split('\n');
     expect(lines[0]).toBe(
-      'id,date,kind,amount,balanceAfter,reason,messageId,recipient,segments',
+      'id,date,kind,amount,balanceAfter,reason,messageId,recipient,segments,pricePerSegment,pricePrefix',
     );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(
-      new RegExp(`^\\d+,[^,]+,SMS,-0.05,1.45,,${sent.body.id},447700900123,1$`),
+      new RegExp(
+        `^\\d+,[^,]+,SMS,-0.05,1.45,,${sent.body.id},447700900123,1,0.05,$`,
+      ),
     );
-    expect(lines[2]).toMatch(/,FREE_CREDIT,0.5,1.5,"'=HYPERLINK\(""x""\)",,,$/);
-    expect(lines[3]).toMatch(/,FREE_CREDIT,1,1,"Goodwill, ""sorry""",,,$/);
+    expect(lines[2]).toMatch(
+      /,FREE_CREDIT,0.5,1.5,"'=HYPERLINK\(""x""\)",,,,,$/,
+    );
+    expect(lines[3]).toMatch(/,FREE_CREDIT,1,1,"Goodwill, ""sorry""",,,,,$/);
   });
 
   it('streams a ledger longer than one batch whole, newest first, and with the filters', async () => {

@@ -52,6 +52,8 @@ describe('POST /api/clients/{clientId}/messages/sms', () => {
       encoding: 'GSM-7',
       segments: 1,
       price: 0.05,
+      pricePerSegment: 0.05,
+      pricePrefix: null,
       currency: 'EUR',
       dateCreated: expect.any(String),
       dateUpdated: expect.any(String),

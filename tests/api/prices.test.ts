@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpClient, type HttpClient } from '../support/http.ts';
 import {
@@ -8,6 +8,7 @@ import {
   registerUser,
   setPrice,
   setRoles,
+  uniquePrefix,
 } from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 
@@ -18,11 +19,6 @@ beforeAll(async () => {
   admin = adminHttp(server.url);
 });
 afterAll(async () => server.close());
-
-/** A prefix no other test uses: 12 digits starting with 99. */
-function freshPrefix(): string {
-  return `99${String(randomInt(10 ** 9)).padStart(10, '0')}`;
-}
 
 interface AuditEvent {
   action: string;
@@ -43,7 +39,7 @@ async function priceEvents(action: string, prefix?: string) {
 
 describe('PUT /api/admin/prices/{prefix}', () => {
   it('creates, then replaces, an entry; blocked defaults to false', async () => {
-    const prefix = freshPrefix();
+    const prefix = uniquePrefix();
     const created = await admin.put(`/api/admin/prices/${prefix}`, {
       name: 'Testland mobile',
       pricePerSegment: 0.0725,
@@ -77,7 +73,7 @@ describe('PUT /api/admin/prices/{prefix}', () => {
       [0, 0],
       ['0.1', 0.1],
     ] as const) {
-      const prefix = freshPrefix();
+      const prefix = uniquePrefix();
       const answer = await setPrice(server.url, prefix, {
         name: 'Exact',
         pricePerSegment: sent,
@@ -87,7 +83,7 @@ describe('PUT /api/admin/prices/{prefix}', () => {
   });
 
   it('refuses a bad prefix, price or name with 400 and changes nothing', async () => {
-    const prefix = freshPrefix();
+    const prefix = uniquePrefix();
     const good = { name: 'Good', pricePerSegment: 0.05 };
     for (const [path, body, message] of [
       ['44a', good, /Prefix must be 1 to 15 digits/],
@@ -114,7 +110,7 @@ describe('PUT /api/admin/prices/{prefix}', () => {
   });
 
   it('takes a 15-digit prefix and a 100-character name', async () => {
-    const prefix = `${freshPrefix()}123`;
+    const prefix = `${uniquePrefix()}123`;
     const answer = await setPrice(server.url, prefix, {
       name: 'n'.repeat(100),
       pricePerSegment: 1,
@@ -124,7 +120,7 @@ describe('PUT /api/admin/prices/{prefix}', () => {
   });
 
   it('records one price.changed event per PUT, with before and after', async () => {
-    const prefix = freshPrefix();
+    const prefix = uniquePrefix();
     await setPrice(server.url, prefix, {
       name: 'Audited',
       pricePerSegment: '0.05',
@@ -157,7 +153,7 @@ describe('PUT /api/admin/prices/{prefix}', () => {
 
 describe('DELETE /api/admin/prices/{prefix}', () => {
   it('deletes an entry (204, audited), then answers 404', async () => {
-    const prefix = freshPrefix();
+    const prefix = uniquePrefix();
     await setPrice(server.url, prefix, { name: 'Gone', pricePerSegment: 2 });
     const deleted = await admin.delete(`/api/admin/prices/${prefix}`);
     expect(deleted.status).toBe(204);
@@ -182,7 +178,7 @@ describe('DELETE /api/admin/prices/{prefix}', () => {
 
 describe('who may change prices', () => {
   it('refuses 403 to a user without ROLE_PRICE_ADMIN, allows one holding it', async () => {
-    const prefix = freshPrefix();
+    const prefix = uniquePrefix();
     const staff = await registerUser(server.url);
     await setRoles(server.url, staff.id, ['ROLE_CLIENT_ADMIN']);
     const body = { name: 'Staff', pricePerSegment: 0.05 };
@@ -206,7 +202,7 @@ describe('who may change prices', () => {
 
 describe('GET /api/prices', () => {
   it('answers any signed-in user or API client, with the currency and default price', async () => {
-    const prefix = freshPrefix();
+    const prefix = uniquePrefix();
     await setPrice(server.url, prefix, {
       name: 'Shown',
       pricePerSegment: 0.0725,
@@ -231,12 +227,12 @@ describe('GET /api/prices', () => {
   });
 
   it('finds prefixes starting with q or names holding it (any case), by prefix', async () => {
-    const base = freshPrefix().slice(0, 10);
+    const base = uniquePrefix().slice(0, 10);
     const word = randomBytes(4).toString('hex');
     await setPrice(server.url, `${base}2`, { name: 'B', pricePerSegment: 1 });
     await setPrice(server.url, `${base}1`, { name: 'A', pricePerSegment: 1 });
     await setPrice(server.url, `${base}10`, { name: 'A2', pricePerSegment: 1 });
-    const named = freshPrefix();
+    const named = uniquePrefix();
     await setPrice(server.url, named, {
       name: `Zone ${word.toUpperCase()} mobile`,
       pricePerSegment: 1,
@@ -266,7 +262,7 @@ describe('GET /api/prices', () => {
   });
 
   it('pages with count and offset', async () => {
-    const base = freshPrefix().slice(0, 10);
+    const base = uniquePrefix().slice(0, 10);
     for (const digit of [1, 2, 3, 4, 5]) {
       await setPrice(server.url, `${base}${digit}`, {
         name: `P${digit}`,

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminHttp,
@@ -8,6 +7,7 @@ import {
   setPrice,
   setRoles,
   uniqueEmail,
+  uniquePrefix,
   defaultBalancePath,
 } from '../support/seed.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
@@ -184,6 +184,13 @@ function adminCalls(ids: {
       'CLIENT',
       'UPDATE',
     ],
+    [
+      'PUT',
+      `/api/admin/clients/${clientId}/limits`,
+      { maxMessagesPerSecond: 5 },
+      'CLIENT',
+      'ADMIN',
+    ],
     ['GET', '/api/admin/clients', undefined, 'CLIENT', 'LIST'],
     ['GET', `/api/admin/clients/${clientId}`, undefined, 'CLIENT', 'VIEW'],
     [
@@ -281,7 +288,7 @@ describe('the role matrix of /api/admin', () => {
       clientId: client.body.id,
       deliveryMethod: 'VONAGE_SMS',
     });
-    const prefix = `97${String(randomInt(10 ** 9)).padStart(10, '0')}`;
+    const prefix = uniquePrefix();
     await setPrice(server.url, prefix, { name: 'Target', pricePerSegment: 1 });
     return {
       userId: user.id as string,

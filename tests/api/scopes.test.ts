@@ -10,7 +10,7 @@ import { startServer, type TestServer } from '../support/start-server.ts';
 
 /**
  * The only calls an API client's id and secret may make (CONTRACT: its balance, with its
- * ledger and usage, and messages).
+ * ledger and usage, messages, and the quote of a send).
  */
 const CLIENT_CALLS = [
   'GET /api/clients/:clientId/balances/default',
@@ -21,6 +21,7 @@ const CLIENT_CALLS = [
   'GET /api/clients/:clientId/messages',
   'GET /api/clients/:clientId/messages.csv',
   'GET /api/clients/:clientId/messages/:messageId',
+  'GET /api/clients/:clientId/quote',
 ];
 
 /** Reads the same for every caller, naming no client (signed-in scope): API clients too. */

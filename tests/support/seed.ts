@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { ADMIN } from './admin.ts';
 import { httpClient, type HttpClient } from './http.ts';
 
@@ -145,6 +145,11 @@ export async function setRoles(
     });
     expectStatus(`add role ${role}`, added, 200);
   }
+}
+
+/** A price-list prefix no other test uses: 12 digits starting with 99. */
+export function uniquePrefix(): string {
+  return `99${String(randomInt(10 ** 9)).padStart(10, '0')}`;
 }
 
 /** Creates or replaces a price-list entry as the admin; returns the Price. */

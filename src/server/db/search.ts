@@ -1,6 +1,16 @@
+/** `text` with LIKE's wildcards (and its escape) taken literally. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** `text` as a LIKE pattern matching it anywhere in lower case, its wildcards taken literally. */
 export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${likeLiteral(text.toLowerCase())}%`;
+}
+
+/** `text` as a LIKE pattern matching what starts with it, its wildcards taken literally. */
+export function startsPattern(text: string): string {
+  return `${likeLiteral(text)}%`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -70,6 +70,15 @@ const sms = (clientId: string, userId: string, price: string) => ({
   defaultPrice: price,
 });
 
+/** Free credit on the client's default balance, granted by `userId`. */
+const grant = (clientId: string, userId: string, amount: string) =>
+  creditBalance(db, {
+    clientId,
+    balanceId: clientId,
+    amount,
+    actorUserId: userId,
+  });
+
 async function ledgerOf(clientId: string): Promise<LedgerRow[]> {
   return db.query<LedgerRow>(
     `SELECT amount::text, balance_after::text, reason, actor_user_id, message_id
@@ -139,12 +148,7 @@ describe('the balance ledger', () => {
 
   it('writes nothing when a send is refused for lack of balance', async () => {
     const { user, client } = await seed();
-    await creditBalance(db, {
-      clientId: client.id,
-      balanceId: client.id,
-      amount: '0.04',
-      actorUserId: user.id,
-    });
+    await grant(client.id, user.id, '0.04');
     const refused = await insertAcceptedMessage(
       db,
       sms(client.id, user.id, '0.05'),
@@ -181,12 +185,7 @@ describe('the balance ledger', () => {
 
   it('keeps the balance equal to the sum of its ledger after many racing sends', async () => {
     const { user, client } = await seed();
-    await creditBalance(db, {
-      clientId: client.id,
-      balanceId: client.id,
-      amount: '1.23',
-      actorUserId: user.id,
-    });
+    await grant(client.id, user.id, '1.23');
     const outcomes = await Promise.all(
       Array.from({ length: 40 }, () =>
         insertAcceptedMessage(db, sms(client.id, user.id, '0.1')),
@@ -201,5 +200,49 @@ describe('the balance ledger', () => {
     );
     expect(sums).toEqual({ total: '0.0300', sms: 12 });
     expect(await amountOf(client.id)).toBe('0.0300');
+  });
+
+  it('keeps the price a message was charged at on its SMS entry and on its refund', async () => {
+    const { user, client } = await seed();
+    await grant(client.id, user.id, '1');
+    await db.query(
+      `INSERT INTO prices (prefix, name, price_per_segment) VALUES ('4477', 'UK test', 0.0725)
+       ON CONFLICT (prefix) DO NOTHING`,
+    );
+    const sent = await insertAcceptedMessage(db, {
+      ...sms(client.id, user.id, '0.05'),
+      segments: 3,
+    });
+    expect(sent).toMatchObject({
+      kind: 'sent',
+      message: { price: 0.2175, pricePerSegment: 0.0725, pricePrefix: '4477' },
+    });
+    const messageId = sent.kind === 'sent' ? sent.message.id : '';
+    await db.query('SELECT fail_messages($1::uuid[])', [[messageId]]);
+    const entries = await db.query<{
+      reason: string;
+      amount: string;
+      price_per_segment: string;
+      price_prefix: string;
+    }>(
+      `SELECT reason, amount::text, price_per_segment::text, price_prefix
+       FROM balance_ledger WHERE message_id = $1 ORDER BY id`,
+      [messageId],
+    );
+    expect(entries).toEqual([
+      {
+        reason: 'SMS',
+        amount: '-0.2175',
+        price_per_segment: '0.072500',
+        price_prefix: '4477',
+      },
+      {
+        reason: 'REFUND',
+        amount: '0.2175',
+        price_per_segment: '0.072500',
+        price_prefix: '4477',
+      },
+    ]);
+    expect(await amountOf(client.id)).toBe('1.0000');
   });
 });

@@ -1,7 +1,7 @@
 import type { Price } from '../../../shared/schemas/prices.ts';
 import type { Queryable } from '../../db/client.ts';
 import { selectPage } from '../../db/paging.ts';
-import { containsPattern } from '../../db/search.ts';
+import { containsPattern, startsPattern } from '../../db/search.ts';
 
 interface PriceRow {
   prefix: string;
@@ -71,11 +71,6 @@ export async function deletePrice(
     [prefix],
   );
   return row && toPrice(row);
-}
-
-/** `text` as a LIKE pattern matching what starts with it, its wildcards taken literally. */
-function startsPattern(text: string): string {
-  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
 import type { Price, PriceList } from '../../../shared/schemas/prices.ts';
 import { recordAudit } from '../../audit/record.ts';
 import type { Actor } from '../../auth/principal.ts';
+import type { Queryable } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import * as repo from './repo.ts';
@@ -15,6 +16,24 @@ function audited(price: Price | undefined) {
   if (!price) return null;
   const { prefix: _prefix, ...fields } = price;
   return fields;
+}
+
+/** The one `price.changed` event of a PUT or DELETE, in its transaction. */
+async function recordChange(
+  tx: Queryable,
+  actor: Actor,
+  prefix: string,
+  before: Price | undefined,
+  after: Price | undefined,
+): Promise<void> {
+  await recordAudit(tx, {
+    action: 'price.changed',
+    actor,
+    targetType: 'price',
+    targetId: prefix,
+    before: audited(before),
+    after: audited(after),
+  });
 }
 
 /** Creates or replaces the entry of a prefix; one `price.changed` event. */
@@ -36,14 +55,7 @@ export async function putPrice(
       pricePerSegment: input.pricePerSegment,
       blocked: input.blocked ?? false,
     });
-    await recordAudit(tx, {
-      action: 'price.changed',
-      actor,
-      targetType: 'price',
-      targetId: prefix,
-      before: audited(before),
-      after: audited(after),
-    });
+    await recordChange(tx, actor, prefix, before, after);
     return after;
   });
 }
@@ -57,14 +69,7 @@ export async function deletePrice(
   await deps.db.transaction(async (tx) => {
     const before = await repo.deletePrice(tx, prefix);
     if (!before) throw notFound('Price');
-    await recordAudit(tx, {
-      action: 'price.changed',
-      actor,
-      targetType: 'price',
-      targetId: prefix,
-      before: audited(before),
-      after: null,
-    });
+    await recordChange(tx, actor, prefix, before, undefined);
   });
 }
 
