@@ -10,6 +10,7 @@ import {
   test,
   type TestUser,
 } from './fixtures.ts';
+import { uniquePrefix } from '../support/seed.ts';
 
 // Issue 19 end to end, written against CONTRACT "Destinations: prices, permissions and
 // throughput": staff import a price list and block a prefix; a customer sees the price in the
@@ -17,8 +18,8 @@ import {
 // the ledger entry.
 
 // The price list is global and other tests send to +44…: this run's ranges are its own
-// (99x is no country code), so whatever runs beside it keeps the default price.
-const range = `99${String(Math.floor(Math.random() * 900) + 100)}`;
+// (99… is no country code), so whatever runs beside it keeps the default price.
+const range = uniquePrefix();
 const open = `${range}1`;
 const closed = `${range}2`;
 const price = '0.0725';
@@ -119,15 +120,15 @@ test.describe.serial('Prices by destination', () => {
     await expectNoSeriousA11yViolations(page);
 
     await page.goto('/#/messaging/sms');
-    await page.getByLabel('Recipient').fill(`+${closed}0000001`);
+    await page.getByLabel('Recipient').fill(`+${closed}01`);
     await page.getByLabel('Body').fill('Win a prize');
     await expect(page.getByRole('alert')).toHaveText(
-      `Sending to +${closed}0000001 (E2E range ${range}, two, prefix ${closed}) is not allowed: this destination is blocked`,
+      `Sending to +${closed}01 (E2E range ${range}, two, prefix ${closed}) is not allowed: this destination is blocked`,
     );
     const send = page.getByRole('button', { name: 'Send SMS' });
     await expect(send).toBeDisabled();
 
-    await page.getByLabel('Recipient').fill(`+${open}0000001`);
+    await page.getByLabel('Recipient').fill(`+${open}01`);
     await expect(page.getByText(`EUR ${price} (prefix ${open})`)).toBeVisible();
     await expect(page.getByRole('alert')).toBeHidden();
     await expect(send).toBeEnabled();
@@ -138,7 +139,7 @@ test.describe.serial('Prices by destination', () => {
     await page.goto('/#/billing/balance');
     await page.getByRole('tab', { name: 'Usage History' }).click();
     const paid = page.getByRole('table', { name: 'Messages paid 1 to 1 of 1' });
-    await expect(paid.getByRole('row').nth(1)).toContainText(`${open}0000001`);
+    await expect(paid.getByRole('row').nth(1)).toContainText(`${open}01`);
     await expect(paid.getByRole('row').nth(1)).toContainText(
       `EUR ${price} (prefix ${open})`,
     );

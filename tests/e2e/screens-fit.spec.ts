@@ -9,6 +9,7 @@ import {
   test,
   type TestUser,
 } from './fixtures.ts';
+import { uniquePrefix } from '../support/seed.ts';
 
 /**
  * Every console screen, with data, fits the window at desktop and phone size (issue 17): the
@@ -136,8 +137,8 @@ for (const viewport of VIEWPORTS) {
       },
     });
     expect(split.status(), await split.text()).toBeLessThan(300);
-    // The price list has a row (99x is no country code: nobody else's sends pay it).
-    const priced = await request.put('/api/admin/prices/99900', {
+    // The price list has a row (99… is no country code: nobody else's sends pay it).
+    const priced = await request.put(`/api/admin/prices/${uniquePrefix()}`, {
       headers: adminHeaders,
       data: { name: 'Fitting range', pricePerSegment: '0.0725' },
     });
