@@ -20,6 +20,7 @@ test('every customer screen passes axe', async ({ page, user }) => {
     [`/clients/${client.id}`, 'My Client'],
     ['/billing/balance', 'Balance'],
     ['/billing/paymentMethods', 'Payment Methods'],
+    ['/billing/prices', 'Prices'],
     ['/messaging/sms', 'Send an SMS'],
     ['/users/me', 'My User'],
     ['/users/me/password', 'Change Password'],

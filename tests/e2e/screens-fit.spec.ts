@@ -9,6 +9,7 @@ import {
   test,
   type TestUser,
 } from './fixtures.ts';
+import { uniquePrefix } from '../support/seed.ts';
 
 /**
  * Every console screen, with data, fits the window at desktop and phone size (issue 17): the
@@ -92,6 +93,7 @@ for (const viewport of VIEWPORTS) {
       '/users/me',
       '/users/me/password',
       '/billing/paymentMethods',
+      '/billing/prices',
     ]) {
       await page.goto(`/#${route}`);
       await page.getByRole('main').getByRole('heading').first().waitFor();
@@ -135,6 +137,12 @@ for (const viewport of VIEWPORTS) {
       },
     });
     expect(split.status(), await split.text()).toBeLessThan(300);
+    // The price list has a row (99… is no country code: nobody else's sends pay it).
+    const priced = await request.put(`/api/admin/prices/${uniquePrefix()}`, {
+      headers: adminHeaders,
+      data: { name: 'Fitting range', pricePerSegment: '0.0725' },
+    });
+    expect(priced.status(), await priced.text()).toBe(200);
     await page.setViewportSize(viewport);
     await loginAs(page, ADMIN);
 
@@ -144,6 +152,7 @@ for (const viewport of VIEWPORTS) {
       ['/admin/users', /^Users 1 to/],
       [`/admin/users/${user.id}`, "The user's clients"],
       ['/admin/audit', /^Audit events 1 to/],
+      ['/admin/prices', /^Prices 1 to/],
     ] as const) {
       await page.goto(`/#${route}`);
       await page.getByRole('table', { name: ready }).waitFor();

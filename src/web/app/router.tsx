@@ -89,6 +89,13 @@ export const routes: RouteObject[] = [
                 ),
               },
               {
+                path: paths.billingPrices,
+                lazy: screen(
+                  () => import('./routes/billing-prices'),
+                  (m) => m.BillingPricesRoute,
+                ),
+              },
+              {
                 path: paths.paymentMethods,
                 lazy: screen(
                   () => import('./routes/billing-payment-methods'),
@@ -216,6 +223,13 @@ export const routes: RouteObject[] = [
             lazy: screen(
               () => import('./routes/admin-operations'),
               (m) => m.AdminOperationsRoute,
+            ),
+          },
+          {
+            path: paths.adminPrices,
+            lazy: screen(
+              () => import('./routes/admin-prices'),
+              (m) => m.AdminPricesRoute,
             ),
           },
           notFound,

@@ -38,8 +38,8 @@ export const customerNav: NavItem[] = [
 ];
 
 /**
- * The admin sidebar (spec §2): Pricing has no link and no screen; the other entries show to the
- * roles that list what their screen lists.
+ * The admin sidebar (spec §2): Pricing has no link and no screen (the price list by destination
+ * of issue 19 is Prices); the other entries show to the roles that list what their screen lists.
  */
 export const adminNav: NavItem[] = [
   {
@@ -65,6 +65,12 @@ export const adminNav: NavItem[] = [
     name: 'Operations',
     url: paths.adminOperations,
     access: { family: 'OPERATIONS', verb: 'VIEW' },
+  },
+  {
+    type: 'item',
+    name: 'Prices',
+    url: paths.adminPrices,
+    access: { family: 'PRICE', verb: 'ADMIN' },
   },
   { type: 'item', name: 'Pricing' },
 ];

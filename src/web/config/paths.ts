@@ -13,6 +13,8 @@ export const paths = {
   billing: '/billing',
   billingBalance: '/billing/balance',
   paymentMethods: '/billing/paymentMethods',
+  /** The price of each destination, in the balance's currency (issue 19). */
+  billingPrices: '/billing/prices',
   myUser: '/users/me',
   changePassword: '/users/me/password',
   clients: '/clients',
@@ -25,4 +27,5 @@ export const paths = {
   adminUser: (userId: string) => `/admin/users/${encodeURIComponent(userId)}`,
   adminAudit: '/admin/audit',
   adminOperations: '/admin/operations',
+  adminPrices: '/admin/prices',
 } as const;

@@ -153,3 +153,20 @@ describe("apiRequest with responseType 'text'", () => {
     expect(missing.body).toMatchObject({ message: 'No such client' });
   });
 });
+
+describe('apiRequest with a contentType', () => {
+  it('sends a string body as it is with that type (a CSV upload), not as JSON', async () => {
+    login();
+    const { requests } = mockApi({
+      'PUT /api/admin/prices.csv': { body: { count: 1 } },
+    });
+    const csv = 'prefix,name,pricePerSegment,blocked\n44,"UK",0.07,false\n';
+    const answer = await apiRequest('PUT', '/admin/prices.csv', {
+      body: csv,
+      contentType: 'text/csv',
+    });
+    expect(answer.body).toEqual({ count: 1 });
+    expect(requests[0]?.headers.get('content-type')).toBe('text/csv');
+    expect(requests[0]?.body).toBe(csv);
+  });
+});

@@ -25,6 +25,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** `text` asks for and returns the body as text (a CSV download); JSON otherwise. */
   responseType?: 'json' | 'text';
+  /** Sends `body` (a string) as is with this type (a CSV upload) instead of as JSON. */
+  contentType?: string;
 }
 
 function basicAuth(email: string, password: string): string {
@@ -91,8 +93,9 @@ export async function apiRequest<T = unknown>(
   }
   const init: RequestInit = { method, headers };
   if (options.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(options.body);
+    const raw = options.contentType !== undefined;
+    headers['Content-Type'] = options.contentType ?? 'application/json';
+    init.body = raw ? String(options.body) : JSON.stringify(options.body);
   }
 
   let response: Response;

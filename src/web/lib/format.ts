@@ -32,3 +32,29 @@ export function formatDateTime(iso: string): string {
 export function formatLastUsed(iso: string | null | undefined): string {
   return iso ? formatDateTime(iso) : 'Never';
 }
+
+/**
+ * A price per segment as the console shows it: `EUR 0.0725`, the currency then the exact
+ * decimal with at least 2 places and none of the trailing zeros beyond them (prices carry up to
+ * 6 places, so they are never rounded to cents like amounts are).
+ */
+export function formatPrice(currency: string, price: number | string): string {
+  const text = typeof price === 'number' ? price.toFixed(6) : price.trim();
+  const [whole = '0', fraction = ''] = text.split('.');
+  const trimmed = fraction.replace(/0+$/, '').padEnd(2, '0');
+  return `${currency} ${whole}.${trimmed}`;
+}
+
+/** Where a message's price came from: its price list prefix, or the default price (null). */
+export function priceSourceText(pricePrefix: string | null): string {
+  return pricePrefix === null ? 'default price' : `prefix ${pricePrefix}`;
+}
+
+/** `EUR 0.0725 (prefix 44)`: a price per segment and where it came from. */
+export function formatPriceFrom(
+  currency: string,
+  price: number | string,
+  pricePrefix: string | null,
+): string {
+  return `${formatPrice(currency, price)} (${priceSourceText(pricePrefix)})`;
+}

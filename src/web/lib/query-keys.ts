@@ -20,6 +20,14 @@ export const queryKeys = {
     usage: (clientId: string, query: object) =>
       ['balances', 'usage', clientId, query] as const,
   },
+  /** The price list (any signed-in user reads it; staff change it). */
+  prices: {
+    all: ['prices'] as const,
+    list: (query: object) => ['prices', 'list', query] as const,
+  },
+  /** What a send would cost and whether it is allowed (recipient and body in `query`). */
+  quote: (clientId: string, query: object) =>
+    ['quote', clientId, query] as const,
   /** A client's messages; staff's copies start with 'admin' so they never mix with the owner's. */
   messages: {
     ofClient: (clientId: string) => ['messages', clientId] as const,

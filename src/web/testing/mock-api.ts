@@ -33,7 +33,9 @@ export function mockApi(routes: Record<string, Route>) {
       // Recorded before the body is read, so `requests` keeps the order the calls were made.
       requests.push(recorded);
       const text = await request.text();
-      recorded.body = text ? JSON.parse(text) : undefined;
+      // A CSV upload is kept as its text; anything else the console sends is JSON.
+      const isJson = !request.headers.get('Content-Type')?.startsWith('text/');
+      recorded.body = text ? (isJson ? JSON.parse(text) : text) : undefined;
       const route = routes[`${recorded.method} ${recorded.path}`];
       if (!route) return HttpResponse.error();
       const answer =

@@ -9,6 +9,7 @@ import { useAdminClient } from '../../features/clients/api/get-admin-client';
 import { AdminBalanceCard } from '../../features/clients/components/admin-balance-card';
 import { AdminClientCard } from '../../features/clients/components/admin-client-card';
 import { AdminThresholdCard } from '../../features/clients/components/admin-threshold-card';
+import { ClientLimitsCard } from '../../features/clients/components/client-limits-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
 import { AdminClientMessages } from '../../features/messages/components/admin-client-messages';
 import { routeSplitAccess } from '../../features/route-splits/access';
@@ -18,7 +19,8 @@ import { useCanCall } from '../../lib/permissions';
 
 /**
  * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), the
- * low-balance threshold (issue 12), then the client's messages. Each part is shown to the roles
+ * low-balance threshold (issue 12), its destinations and throughput (issue 19), then the
+ * client's messages. Each part is shown to the roles
  * that may make its calls (issue 17): a refused call would log the user out.
  */
 export function AdminClientRoute() {
@@ -82,6 +84,7 @@ function AdminClientPage() {
         />
         <AdminBalanceCard clientId={client.data.id} />
         <AdminThresholdCard clientId={client.data.id} />
+        <ClientLimitsCard client={client.data} asAdmin />
       </div>
       <RoleGate title="Route Splits" access={routeSplitAccess.list}>
         <RouteSplitList client={client.data} />

@@ -1,4 +1,6 @@
+import { ButtonLink } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
+import { paths } from '../../config/paths';
 import { useDefaultBalance } from '../../features/balances/api/get-default-balance';
 import { BalanceHistory } from '../../features/balances/components/balance-history';
 import { useBranding } from '../../features/branding/api/get-branding';
@@ -11,7 +13,10 @@ export function BillingBalanceRoute() {
   const branding = useBranding();
   return (
     <>
-      <PageHeader title="Balance" />
+      <PageHeader
+        title="Balance"
+        actions={<ButtonLink to={paths.billingPrices}>Prices</ButtonLink>}
+      />
       <BalanceHistory
         key={clientId}
         clientId={clientId}

@@ -34,6 +34,12 @@ describe('Quick Start', () => {
     expect(
       await step('Top Up the Balance').findByText('EUR 12.50'),
     ).toBeInTheDocument();
+    // What a segment costs where is one click from the balance (issue 19).
+    expect(
+      step('Top Up the Balance').getByRole('link', {
+        name: 'Prices by destination',
+      }),
+    ).toHaveAttribute('href', '#/billing/prices');
     expect(
       step('Send an SMS').getByRole('link', { name: 'Send an SMS' }),
     ).toHaveAttribute('href', '#/messaging/sms');

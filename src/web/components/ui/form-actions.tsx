@@ -9,18 +9,29 @@ import { Button } from './button';
 export function FormActions({
   submit,
   pending,
+  disabled = false,
+  describedBy,
   onCancel,
   children,
 }: {
   /** The submit button's label, e.g. "Update" or "Send SMS". */
   submit: string;
   pending: boolean;
+  /** The submit is off, for the reason in the element `describedBy` names. */
+  disabled?: boolean;
+  describedBy?: string;
   onCancel?: () => void;
   children?: ReactNode;
 }) {
   return (
     <div className="form-actions-inline">
-      <Button type="submit" variant="primary" pending={pending}>
+      <Button
+        type="submit"
+        variant="primary"
+        pending={pending}
+        disabled={disabled}
+        aria-describedby={describedBy}
+      >
         {submit}
       </Button>
       {onCancel ? (

@@ -62,7 +62,7 @@ const debit: LedgerEntry = {
   recipient: '31612345678',
   segments: 2,
   pricePerSegment: 0.05,
-  pricePrefix: null,
+  pricePrefix: '31',
   dateCreated: '2026-11-21T10:00:00.000Z',
 };
 
@@ -206,6 +206,7 @@ describe('Usage History', () => {
     expect(cells.slice(2).map((cell) => cell.textContent)).toEqual([
       '31612345678',
       '2',
+      'EUR 0.05 (prefix 31)',
       'EUR 0.10',
     ]);
     const link = within(row).getByRole('link', {
@@ -228,7 +229,13 @@ describe('Usage History', () => {
           count: 20,
           offset: 0,
           entries: [
-            { ...debit, messageId: null, recipient: null, segments: null },
+            {
+              ...debit,
+              messageId: null,
+              recipient: null,
+              segments: null,
+              pricePerSegment: null,
+            },
           ],
         },
       },
@@ -245,7 +252,7 @@ describe('Usage History', () => {
         .getAllByRole('cell')
         .slice(1)
         .map((cell) => cell.textContent),
-    ).toEqual(['—', '—', '—', 'EUR 0.10']);
+    ).toEqual(['—', '—', '—', '—', 'EUR 0.10']);
     expect(within(row).queryByRole('link')).toBeNull();
   });
 

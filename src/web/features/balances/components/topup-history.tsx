@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { DataTable, type Column } from '../../../components/ui/data-table';
 import { SectionCard } from '../../../components/ui/section-card';
 import { errorText } from '../../../lib/api-error';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatPriceFrom } from '../../../lib/format';
 import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
 import { HISTORY_PAGE_SIZE, useLedger } from '../api/get-ledger';
 import './billing.css';
@@ -19,6 +19,19 @@ const KIND_TEXT: Record<LedgerKind, string> = {
   SMS: 'SMS',
   REFUND: 'Refund',
 };
+
+/**
+ * The price per segment a message was charged at and the prefix that set it (CONTRACT
+ * "Destinations": null prefix for the default price), on the entries that carry it.
+ */
+export function ledgerPriceText(
+  entry: LedgerEntry,
+  currency: string,
+): string | null {
+  return entry.pricePerSegment === null
+    ? null
+    : formatPriceFrom(currency, entry.pricePerSegment, entry.pricePrefix);
+}
 
 /** A Download CSV button for one kind of ledger rows; a failure shows beside it. */
 export function CsvButton({

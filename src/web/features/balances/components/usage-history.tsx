@@ -18,7 +18,12 @@ import type { Column } from '../../../components/ui/data-table';
 import { errorText } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { useUsage } from '../api/get-usage';
-import { CsvButton, ledgerDateColumn, LedgerTable } from './topup-history';
+import {
+  CsvButton,
+  ledgerDateColumn,
+  ledgerPriceText,
+  LedgerTable,
+} from './topup-history';
 import { UsageChart } from './usage-chart';
 import './billing.css';
 
@@ -168,6 +173,12 @@ function debitColumns(currency: string): Column<LedgerEntry>[] {
       header: 'Segments',
       cell: (entry) => entry.segments ?? unknown,
       numeric: true,
+    },
+    {
+      header: 'Price per segment',
+      cell: (entry) => ledgerPriceText(entry, currency) ?? unknown,
+      numeric: true,
+      className: 'nowrap',
     },
     {
       header: 'Amount',

@@ -23,6 +23,7 @@ import {
 } from '../../../lib/format';
 import { ClientNameForm } from './client-name-form';
 import { ClientSecret } from './client-secret';
+import { ClientLimitsCard } from './client-limits-card';
 import { StatusCallbackSection } from './status-callback-section';
 
 const RESET_SECRET_QUESTION =
@@ -76,6 +77,7 @@ export function ClientDetail({
   return (
     <div className="stack">
       <ClientNameCard client={client.data} />
+      <ClientLimitsCard client={client.data} />
       <StatusCallbackSection client={client.data} />
       <ResetSecretSection client={client.data} />
       <DeleteClientSection client={client.data} onDeleted={onDeleted} />

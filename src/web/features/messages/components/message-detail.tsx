@@ -8,7 +8,7 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { callbackOutcome } from '../../../lib/callback-outcome';
 import { useMessage } from '../api/get-message';
 import { groupCallbacks, type CallbackEvent } from '../callback-events';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatPriceFrom } from '../../../lib/format';
 import type {
   DeliveryAttempt,
   MessageDetail as Detail,
@@ -85,6 +85,15 @@ function MessageFields({ message }: { message: Detail }) {
     ],
     ['Encoding', message.encoding],
     ['Segments', message.segments, 'tabular'],
+    [
+      'Price per segment',
+      formatPriceFrom(
+        message.currency,
+        message.pricePerSegment,
+        message.pricePrefix,
+      ),
+      'tabular',
+    ],
     ['Price', formatMoney(message.currency, message.price), 'tabular'],
     ['Created', formatDateTime(message.dateCreated)],
     ['Updated', formatDateTime(message.dateUpdated)],

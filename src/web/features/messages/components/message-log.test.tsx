@@ -313,6 +313,7 @@ describe('Message Log', { timeout: 15_000 }, () => {
         ['Delivery method', 'MELROSE_SMPP'],
         ['Encoding', 'GSM-7'],
         ['Segments', '1'],
+        ['Price per segment', 'EUR 0.05 (default price)'],
         ['Price', 'EUR 0.05'],
         ['Message ID', message.id],
       ]),

@@ -2,6 +2,7 @@ import { MAX_SMS_SEGMENTS } from '../../../../shared/limits';
 import { formatMoney, multiplyDecimal } from '../../../../shared/money';
 import { countSms } from '../../../../shared/sms';
 import { cx } from '../../../lib/cx';
+import { formatPrice } from '../../../lib/format';
 import './messages.css';
 
 /** Decimal text minus decimal text, exactly, on scaled integers (4 places, as stored). */
@@ -29,21 +30,32 @@ function describe(char: string): string {
 
 /**
  * Live facts about the body (beyond the spec): encoding, room left in the segment, segments,
- * price and the balance after sending. Counted by the server's own counter (src/shared/sms).
+ * the price of a segment to this recipient and of the message, and the balance after sending.
+ * Counted by the server's own counter (src/shared/sms).
  */
 export function SegmentCounter({
   body,
-  smsPrice,
+  pricePerSegment,
+  priceSource,
+  quoted,
   currency,
   balanceAmount,
 }: {
   body: string;
-  smsPrice: string;
+  /** The recipient's price (its quote), or the default price before there is one. */
+  pricePerSegment: string;
+  /** Where that price comes from ('prefix 44', 'default price'), when a quote has said. */
+  priceSource?: string;
+  /** What the server's quote charges for so many segments (rounded as the send rounds it). */
+  quoted?: { segments: number; amount: string };
   currency: string;
   balanceAmount: number | undefined;
 }) {
   const count = countSms(body);
-  const price = multiplyDecimal(smsPrice, count.segments);
+  const price =
+    quoted?.segments === count.segments
+      ? quoted.amount
+      : multiplyDecimal(pricePerSegment, count.segments);
   const after =
     balanceAmount === undefined ? undefined : subtract(balanceAmount, price);
   const tooLong = count.segments > MAX_SMS_SEGMENTS;
@@ -64,6 +76,15 @@ export function SegmentCounter({
           <dt>Segments</dt>
           <dd className={cx('tabular', tooLong && 'is-danger')}>
             {count.segments}
+          </dd>
+        </div>
+        <div>
+          <dt>Price per segment</dt>
+          <dd className="tabular">
+            {formatPrice(currency, pricePerSegment)}
+            {priceSource ? (
+              <span className="counter-source">{` (${priceSource})`}</span>
+            ) : null}
           </dd>
         </div>
         <div>

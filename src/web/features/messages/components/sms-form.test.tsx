@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server';
@@ -10,6 +10,7 @@ import {
   SendSmsSchema,
   type SendSmsInput,
 } from '../../../../shared/schemas/messages';
+import type { Quote } from '../../../../shared/schemas/prices';
 
 const client = makeClient();
 const smsPath = `/api/clients/${client.id}/messages/sms`;
@@ -21,7 +22,8 @@ function preview() {
   return JSON.parse(text ?? '{}') as Record<string, string>;
 }
 
-describe('SMS form', () => {
+// Typing a long body key by key is slow on a loaded machine.
+describe('SMS form', { timeout: 15_000 }, () => {
   it('/messaging goes to /messaging/sms; the sender is the short name and read-only', async () => {
     mockApi(shellRoutes());
     renderApp('/messaging', { loggedIn: true });
@@ -174,6 +176,8 @@ describe('SMS form', () => {
       Encoding: 'GSM-7',
       'Left in segment': '155',
       Segments: '1',
+      // No quote (no recipient yet): the default price.
+      'Price per segment': 'EUR 0.05',
       Price: 'EUR 0.05',
       'Balance after sending': 'EUR 12.45',
     });
@@ -191,6 +195,115 @@ describe('SMS form', () => {
     await user.clear(body);
     await user.type(body, 'x'.repeat(161));
     expect(facts()).toMatchObject({ Segments: '2', Price: 'EUR 0.10' });
+  });
+
+  function quoteOf(recipient: string, body: string): Quote {
+    const premium = recipient.startsWith('4490');
+    const cheap = recipient.startsWith('31');
+    const segments = body.length > 160 ? 2 : 1;
+    const price = premium
+      ? 1.5
+      : recipient.startsWith('44')
+        ? 0.0725
+        : cheap
+          ? 0.002475
+          : 0.05;
+    const prefix = premium ? '4490' : recipient.startsWith('44') ? '44' : null;
+    return {
+      recipient,
+      pricePrefix: cheap ? '31' : prefix,
+      pricePerSegment: price,
+      encoding: 'GSM-7',
+      segments,
+      // The server rounds the amount half up to 4 places (2 × 0.002475 → 0.005).
+      amount: cheap ? segments * 0.0025 : price * segments,
+      allowed: !premium,
+      reason: premium
+        ? 'Sending to +449012345678 (UK premium, prefix 4490) is not allowed: this destination is blocked'
+        : null,
+    };
+  }
+  const BLOCKED =
+    'Sending to +449012345678 (UK premium, prefix 4490) is not allowed: this destination is blocked';
+  const quotePath = `GET /api/clients/${client.id}/quote`;
+  const quoteRoute = ({ search }: { search: string }) => {
+    const params = new URLSearchParams(search);
+    return {
+      body: quoteOf(params.get('recipient') ?? '', params.get('body') ?? ''),
+    };
+  };
+
+  it('asks the quote once typing pauses and shows the price per segment of that destination and the total', async () => {
+    const { requests } = mockApi({ ...shellRoutes(), [quotePath]: quoteRoute });
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    await user.type(
+      await screen.findByLabelText('Recipient'),
+      '+44 7700 900123',
+    );
+    await user.click(screen.getByLabelText('Body'));
+    await user.paste('x'.repeat(161));
+    const price = await screen.findByText('EUR 0.0725');
+    expect(price.closest('dd')).toHaveTextContent('EUR 0.0725 (prefix 44)');
+    // 2 segments × 0.0725, shown with two decimals as every amount.
+    expect(screen.getByText('Price').nextElementSibling).toHaveTextContent(
+      'EUR 0.15',
+    );
+    const quotes = requests.filter((r) => r.path.endsWith('/quote'));
+    // Debounced: not one call per key pressed.
+    expect(quotes.length).toBeLessThanOrEqual(2);
+    expect(new URLSearchParams(quotes.at(-1)?.search).get('recipient')).toBe(
+      '447700900123',
+    );
+    await user.clear(screen.getByLabelText('Recipient'));
+    await user.type(screen.getByLabelText('Recipient'), '33612345678');
+    expect(
+      (await screen.findByText(/\(default price\)/)).closest('dd'),
+    ).toHaveTextContent('EUR 0.05 (default price)');
+    // The total is the quote's, rounded as the send charges it, not the exact product.
+    await user.clear(screen.getByLabelText('Recipient'));
+    await user.type(screen.getByLabelText('Recipient'), '31612345678');
+    await screen.findByText('EUR 0.002475');
+    expect(screen.getByText('Price').nextElementSibling).toHaveTextContent(
+      'EUR 0.01',
+    );
+  });
+
+  it('says a destination is not allowed before Send is pressed, and Send is off until the recipient changes', async () => {
+    const { requests } = mockApi({
+      ...shellRoutes(),
+      [quotePath]: quoteRoute,
+      [`POST ${smsPath}`]: { status: 201, body: { id: 'm1' } },
+    });
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    await user.type(await screen.findByLabelText('Recipient'), '449012345678');
+    await user.type(screen.getByLabelText('Body'), 'Win a prize');
+    expect(await screen.findByRole('alert')).toHaveTextContent(BLOCKED);
+    const send = screen.getByRole('button', { name: 'Send SMS' });
+    expect(send).toBeDisabled();
+    expect(send).toHaveAccessibleDescription(BLOCKED);
+    await user.clear(screen.getByLabelText('Recipient'));
+    await user.type(screen.getByLabelText('Recipient'), '447700900123');
+    await waitFor(() => expect(send).toBeEnabled());
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('refuses with the reason instead of sending when Send is pressed before the quote has come', async () => {
+    const { requests } = mockApi({
+      ...shellRoutes(),
+      [quotePath]: quoteRoute,
+      [`POST ${smsPath}`]: { status: 201, body: { id: 'm1' } },
+    });
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    const recipient = await screen.findByLabelText('Recipient');
+    // Typed and sent at once: no pause for the live quote.
+    await user.click(recipient);
+    await user.paste('449012345678');
+    await user.click(screen.getByLabelText('Body'));
+    await user.paste('Win');
+    await user.click(screen.getByRole('button', { name: 'Send SMS' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(BLOCKED);
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
   });
 
   it('asks for a client first when there is none', async () => {

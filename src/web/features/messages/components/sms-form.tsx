@@ -1,5 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef, useState } from 'react';
+import {
+  keepPreviousData,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { cleanRecipient } from '../../../../shared/recipient';
@@ -13,7 +18,11 @@ import { Field, TextAreaField } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
 import type { Message } from '../../../../shared/schemas/messages';
 import { paths } from '../../../config/paths';
+import type { Quote } from '../../../../shared/schemas/prices';
 import { errorText, isApiError } from '../../../lib/api-error';
+import { priceSourceText } from '../../../lib/format';
+import { useDebounced } from '../../../lib/use-debounced';
+import { canQuote, quoteQueryOptions, type QuoteQuery } from '../api/get-quote';
 import { useSendSms, type SmsPayload } from '../api/send-sms';
 import { SegmentCounter } from './segment-counter';
 import './messages.css';
@@ -21,6 +30,33 @@ import '../../../components/ui/field.css';
 
 /** The fields in the order spec §5 checks them: the first one refused is the one shown. */
 const CHECK_ORDER = ['sender', 'recipient', 'body', 'reference'] as const;
+
+/** How long typing pauses before the recipient's price is asked again. */
+export const QUOTE_DEBOUNCE_MS = 300;
+
+/** Said before Send is pressed, and instead of sending, when the client may not send there. */
+export function notAllowedText(quote: Quote): string {
+  return quote.reason ?? `Sending to +${quote.recipient} is not allowed`;
+}
+
+/**
+ * The quote of what is typed, asked once the typing pauses: the recipient's price and whether
+ * this client may send there. The last answer stays while the next is asked, and counts only
+ * for the recipient it was asked for.
+ */
+function useLiveQuote(clientId: string, typed: QuoteQuery): Quote | undefined {
+  const recipient = useDebounced(typed.recipient, QUOTE_DEBOUNCE_MS);
+  const body = useDebounced(typed.body, QUOTE_DEBOUNCE_MS);
+  const query = { recipient, body };
+  const quote = useQuery({
+    ...quoteQueryOptions(clientId, query),
+    enabled: canQuote(query),
+    placeholderData: keepPreviousData,
+  });
+  return quote.data && cleanRecipient(quote.data.recipient) === typed.recipient
+    ? quote.data
+    : undefined;
+}
 
 function failureText(error: unknown): string {
   return isApiError(error, 402)
@@ -50,6 +86,13 @@ export function SmsForm({
 }) {
   const toast = useToast();
   const send = useSendSms();
+  const queryClient = useQueryClient();
+  const refusalId = useId();
+  // The refusal of the last press of Send, from the quote asked just before sending.
+  const [refused, setRefused] = useState<{
+    recipient: string;
+    text: string;
+  } | null>(null);
   // The last message sent from this form, linked to its detail in the Message Log.
   const [lastSent, setLastSent] = useState<string | null>(null);
   const sentNote = useRef<HTMLParagraphElement>(null);
@@ -83,10 +126,40 @@ export function SmsForm({
   const problem = CHECK_ORDER.map((name) => errors[name]?.message).find(
     Boolean,
   );
+  const quote = useLiveQuote(clientId, {
+    recipient: preview.recipient,
+    body: preview.body,
+  });
+  const notAllowed = quote && !quote.allowed ? notAllowedText(quote) : null;
+  const refusal =
+    notAllowed ??
+    (refused?.recipient === preview.recipient ? refused.text : null);
+
+  /**
+   * The quote of exactly what is sent, asked (or taken from the cache) before sending: a send
+   * the server would refuse with 403 is refused here with its reason instead, since any 403
+   * signs the user out (spec §8). Without an answer the server decides.
+   */
+  const refusalOf = async (sms: SmsPayload): Promise<string | null> => {
+    try {
+      const answer = await queryClient.fetchQuery(
+        quoteQueryOptions(clientId, {
+          recipient: sms.recipient,
+          body: sms.body,
+        }),
+      );
+      return answer.allowed ? null : notAllowedText(answer);
+    } catch {
+      return null;
+    }
+  };
 
   const onSubmit = handleSubmit(
-    (sms) => {
+    async (sms) => {
       send.reset();
+      const why = await refusalOf(sms);
+      setRefused(why ? { recipient: sms.recipient, text: why } : null);
+      if (why) return;
       send.mutate(
         { clientId, sms },
         {
@@ -99,7 +172,10 @@ export function SmsForm({
         },
       );
     },
-    () => send.reset(),
+    () => {
+      send.reset();
+      setRefused(null);
+    },
   );
 
   return (
@@ -126,7 +202,13 @@ export function SmsForm({
         />
         <SegmentCounter
           body={values.body ?? ''}
-          smsPrice={smsPrice}
+          pricePerSegment={quote ? String(quote.pricePerSegment) : smsPrice}
+          priceSource={quote ? priceSourceText(quote.pricePrefix) : undefined}
+          quoted={
+            quote
+              ? { segments: quote.segments, amount: String(quote.amount) }
+              : undefined
+          }
           currency={currency}
           balanceAmount={balanceAmount}
         />
@@ -141,6 +223,11 @@ export function SmsForm({
             {problem}
           </Alert>
         ) : null}
+        {refusal && !problem ? (
+          <div id={refusalId}>
+            <Alert tone="danger">{refusal}</Alert>
+          </div>
+        ) : null}
         {send.error ? (
           <Alert tone="danger" onDismiss={() => send.reset()}>
             {failureText(send.error)}
@@ -154,7 +241,12 @@ export function SmsForm({
             follow its delivery.
           </p>
         ) : null}
-        <FormActions submit="Send SMS" pending={send.isPending} />
+        <FormActions
+          submit="Send SMS"
+          pending={send.isPending}
+          disabled={notAllowed !== null}
+          describedBy={notAllowed ? refusalId : undefined}
+        />
       </form>
       <section
         className="card json-preview"
