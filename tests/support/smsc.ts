@@ -46,6 +46,11 @@ export interface ReceivedSubmit {
   esmClass: number;
   dataCoding: number;
   registeredDelivery: number;
+  /**
+   * validity_period, as the smpp library decodes it: a relative period becomes the Date it
+   * ends (counted from the decoding); null when the submit has none.
+   */
+  validityPeriod: Date | string | null;
   /** The concatenation header, when there is one (8-bit or 16-bit reference). */
   udh: { reference: number; total: number; number: number } | null;
   /** short_message without UDH, decoded by the smpp library from data_coding. */
@@ -280,6 +285,7 @@ export async function startSmsc({
       esmClass: pdu.esm_class,
       dataCoding: pdu.data_coding,
       registeredDelivery: pdu.registered_delivery,
+      validityPeriod: pdu.validity_period || null,
       udh: readUdh(message.udh),
       text: Buffer.isBuffer(message.message)
         ? message.message.toString('latin1')

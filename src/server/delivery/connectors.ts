@@ -70,6 +70,7 @@ const CONNECTORS: Record<DeliveryMethod, ConnectorFactory> = {
         systemType: smpp.systemType,
         window: smpp.window,
         maxTps: smpp.maxTps,
+        validitySeconds: config.messageValiditySeconds,
         logger,
         // Well within the job's expiry, so a stuck bind hands the message back to the queue
         // (retry) before the queue thinks its worker died.

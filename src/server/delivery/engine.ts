@@ -19,6 +19,7 @@ import { startCallbackWorker } from './callbacks/worker.ts';
 import { DELIVERY_QUEUE, startQueue } from './queue.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
 import {
+  expiryCheckMs,
   historyOf,
   methodsToTry,
   nextStep,
@@ -346,6 +347,35 @@ export async function startDelivery(
   );
   housekeeping.unref();
 
+  // Expiry: SUBMITTED past the validity with no final receipt → EXPIRED, a bounded batch per
+  // statement until none is left. Every node runs it (expire_messages is safe to race); one
+  // pass at a time on this node.
+  let expiring: Promise<void> | null = null;
+  async function expire() {
+    try {
+      for (;;) {
+        const ids = await repo.expireMessages(
+          db,
+          config.messageValiditySeconds,
+        );
+        if (ids.length > 0) {
+          observer.messages?.('EXPIRED', ids.length);
+          logger.info(
+            { messages: ids.length },
+            'no receipt within the validity period: EXPIRED',
+          );
+        }
+        if (ids.length < repo.EXPIRE_BATCH || stopping) return;
+      }
+    } catch (err) {
+      logger.warn({ err }, 'message expiry failed');
+    }
+  }
+  const expiry = setInterval(() => {
+    expiring ??= expire().finally(() => (expiring = null));
+  }, expiryCheckMs(config.messageValiditySeconds));
+  expiry.unref();
+
   return {
     ...base,
     binds: () => {
@@ -358,6 +388,8 @@ export async function startDelivery(
     async stop() {
       stopping = true;
       clearInterval(housekeeping);
+      clearInterval(expiry);
+      await expiring;
       options.wake.listen(null);
       options.receipts?.attach(null);
       await boss.offWork(DELIVERY_QUEUE, { wait: false });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  expiryCheckMs,
   historyOf,
+  MAX_EXPIRY_CHECK_MS,
   MAX_TRIES_PER_METHOD,
   MAX_WAIT_DELAY_SECONDS,
   methodsToTry,
@@ -175,5 +177,14 @@ describe('waitDelaySeconds: when to look again at a method out of reach', () => 
     expect(waitDelaySeconds(60_000, 1)).toBe(15);
     expect(waitDelaySeconds(3_600_000, 1)).toBe(MAX_WAIT_DELAY_SECONDS);
     expect(MAX_WAIT_DELAY_SECONDS).toBe(30);
+  });
+});
+
+describe('expiryCheckMs: how often SUBMITTED messages are checked for expiry', () => {
+  it('is a quarter of the validity, at most once a minute', () => {
+    expect(expiryCheckMs(3)).toBe(750);
+    expect(expiryCheckMs(120)).toBe(30_000);
+    expect(expiryCheckMs(172_800)).toBe(MAX_EXPIRY_CHECK_MS);
+    expect(MAX_EXPIRY_CHECK_MS).toBe(60_000);
   });
 });

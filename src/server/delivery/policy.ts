@@ -12,6 +12,8 @@
  * - a method out of reach (the SMPP bind is down) or held by our own flow control costs no try:
  *   the message waits, and fails over only after OUTAGE_FAILOVER_MS out of reach;
  * - waiting ends with the message's validity (MESSAGE_VALIDITY_SECONDS): then it is FAILED;
+ *   a SUBMITTED message with no final receipt that long after its submit ends EXPIRED
+ *   (expire_messages, run every expiryCheckMs);
  * - when no method is left, the message is FAILED and refunded.
  */
 import type { DeliveryMethod, SubmitOutcome } from './types.ts';
@@ -38,6 +40,18 @@ export function waitDelaySeconds(outageMs: number, minSeconds: number): number {
     MAX_WAIT_DELAY_SECONDS,
     Math.max(minSeconds, outageMs / 4000),
   );
+}
+
+/** Longest pause between two looks for SUBMITTED messages past their validity. */
+export const MAX_EXPIRY_CHECK_MS = 60_000;
+
+/**
+ * How often to look for SUBMITTED messages past their validity: a quarter of the validity, at
+ * most once a minute, so a message ends EXPIRED at most a quarter of its validity (or a minute)
+ * late, and the default 48 hours cost one indexed query a minute.
+ */
+export function expiryCheckMs(validitySeconds: number): number {
+  return Math.min(MAX_EXPIRY_CHECK_MS, (validitySeconds * 1000) / 4);
 }
 
 /** An earlier attempt, as the database keeps it (`ageMs`: how long ago). */

@@ -159,6 +159,24 @@ export async function deleteExpired(q: Queryable): Promise<void> {
   );
 }
 
+/** Messages expired at most per expireMessages call, so a backlog does not hold locks long. */
+export const EXPIRE_BATCH = 1000;
+
+/**
+ * SUBMITTED longer than `validitySeconds` ago with no final receipt: EXPIRED, not refunded
+ * (migrations/017), at most EXPIRE_BATCH of them; returns the ids expired now.
+ */
+export async function expireMessages(
+  q: Queryable,
+  validitySeconds: number,
+): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    "SELECT id FROM expire_messages($1 * interval '1 second', $2) AS id",
+    [validitySeconds, EXPIRE_BATCH],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Delivery jobs waiting for a worker: queued or to be retried, due or not (sms_queue_depth). */
 export async function queueDepth(q: Queryable): Promise<number> {
   const rows = await q.query<{ n: number }>(

@@ -8,7 +8,11 @@ import {
   type TestSmsc,
 } from '../../../../tests/support/smsc.ts';
 import type { Connector, OutgoingSms, Receipt } from '../types.ts';
-import { createSmppConnector, type SmppConnectorOptions } from './connector.ts';
+import {
+  createSmppConnector,
+  relativeValidityPeriod,
+  type SmppConnectorOptions,
+} from './connector.ts';
 
 const PASSWORD = 'pa55-word!';
 
@@ -88,6 +92,7 @@ describe('SMPP connector: encoding on the wire', () => {
       dataCoding: 0,
       esmClass: 0,
       registeredDelivery: 1,
+      validityPeriod: null,
       sourceAddr: 'Skyline',
       sourceTon: 5,
       sourceNpi: 0,
@@ -97,6 +102,27 @@ describe('SMPP connector: encoding on the wire', () => {
       udh: null,
       text,
     });
+  });
+
+  it('carries MESSAGE_VALIDITY_SECONDS as a relative validity_period', async () => {
+    const { smsc, connector } = await setUp({}, { validitySeconds: 172_800 });
+    const sent = Date.now();
+    expect((await connector.submit(sms('soon or never'))).kind).toBe(
+      'submitted',
+    );
+    // The SMSC reads "000002000000000R" as the moment 2 days after it got the submit.
+    const validity = smsc.submits[0]!.validityPeriod;
+    expect(validity).toBeInstanceOf(Date);
+    const ends = (validity as Date).getTime() - sent;
+    expect(ends).toBeGreaterThanOrEqual(172_800_000 - 1_000);
+    expect(ends).toBeLessThanOrEqual(172_800_000 + 5_000);
+  });
+
+  it('writes relative validity periods as YYMMDDhhmmsstnnR', () => {
+    expect(relativeValidityPeriod(172_800)).toBe('000002000000000R');
+    expect(relativeValidityPeriod(3)).toBe('000000000003000R');
+    expect(relativeValidityPeriod(90_061)).toBe('000001010101000R');
+    expect(relativeValidityPeriod(200 * 86_400)).toBe('000099235959000R');
   });
 
   it('sends numeric senders as TON 1 NPI 1 without +', async () => {

@@ -58,6 +58,32 @@ export interface SmppConnectorOptions {
   unboundWaitMs?: number;
   /** Pause after a throttling answer (default 1 s). */
   throttlePauseMs?: number;
+  /**
+   * MESSAGE_VALIDITY_SECONDS: sent as each submit_sm's relative validity_period, so the SMSC
+   * stops trying when we stop waiting for its receipt (default: none, the SMSC's own).
+   */
+  validitySeconds?: number | null;
+}
+
+/** The largest day count of a relative validity_period (DD: two digits). */
+const MAX_VALIDITY_DAYS = 99;
+
+/**
+ * SMPP 3.4 §7.1.1 relative time, "YYMMDDhhmmsstnnR", for a number of seconds: days, hours,
+ * minutes and seconds (years and months stay 00, their length is not fixed; 2 days is
+ * "000002000000000R"). Beyond 99 days it is 99 days 23:59:59, the most the field holds
+ * without months (SMSCs cap validity far lower anyway).
+ */
+export function relativeValidityPeriod(seconds: number): string {
+  const total = Math.min(
+    Math.max(0, Math.floor(seconds)),
+    (MAX_VALIDITY_DAYS + 1) * 86_400 - 1,
+  );
+  const two = (n: number) => String(n).padStart(2, '0');
+  const days = Math.floor(total / 86_400);
+  const hours = Math.floor((total % 86_400) / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  return `0000${two(days)}${two(hours)}${two(minutes)}${two(total % 60)}000R`;
 }
 
 /** submit_sm_resp statuses worth trying again later on the same SMSC. */
@@ -132,9 +158,13 @@ export function createSmppConnector(options: SmppConnectorOptions): Connector {
 class SmppConnector implements Connector {
   readonly method = 'MELROSE_SMPP' as const;
 
-  readonly #options: Required<Omit<SmppConnectorOptions, 'maxTps'>> & {
+  readonly #options: Required<
+    Omit<SmppConnectorOptions, 'maxTps' | 'validitySeconds'>
+  > & {
     maxTps: number | null;
   };
+  /** validity_period of every submit_sm, or null to send none. */
+  readonly #validityPeriod: string | null;
   readonly #log: DeliveryLogger;
   #handler: ReceiptHandler | null = null;
 
@@ -189,6 +219,10 @@ class SmppConnector implements Connector {
       throw new Error('SMPP maxTps must be > 0');
     }
     this.#log = options.logger;
+    this.#validityPeriod =
+      options.validitySeconds == null
+        ? null
+        : relativeValidityPeriod(options.validitySeconds);
     this.#window = this.#options.window;
     this.#rate = this.#options.maxTps;
     this.#tokens = this.#bucketSize();
@@ -257,6 +291,9 @@ class SmppConnector implements Connector {
             ...destination,
             esm_class: encoded.esmClass,
             registered_delivery: 1,
+            ...(this.#validityPeriod && {
+              validity_period: this.#validityPeriod,
+            }),
             data_coding: encoded.dataCoding,
             short_message: shortMessage,
           },
