@@ -55,6 +55,8 @@ describe('POST /api/clients/{clientId}/messages/sms', () => {
       pricePerSegment: 0.05,
       pricePrefix: null,
       currency: 'EUR',
+      batchId: null,
+      sendAt: null,
       dateCreated: expect.any(String),
       dateUpdated: expect.any(String),
     });

@@ -18,9 +18,11 @@ import {
 /**
  * CONTRACT "Message states": ACCEPTED (paid and queued) → SUBMITTED (a provider took it) →
  * DELIVERED | UNDELIVERED | EXPIRED | REJECTED (the provider's final word), or FAILED (no
- * provider took it; refunded).
+ * provider took it; refunded). A send with `sendAt` is SCHEDULED (paid, held) until then, and
+ * CANCELED (refunded) if cancelled before it.
  */
 export const MESSAGE_STATES = [
+  'SCHEDULED',
   'ACCEPTED',
   'SUBMITTED',
   'DELIVERED',
@@ -28,6 +30,7 @@ export const MESSAGE_STATES = [
   'EXPIRED',
   'REJECTED',
   'FAILED',
+  'CANCELED',
 ] as const;
 export type MessageState = (typeof MESSAGE_STATES)[number];
 export const FINAL_MESSAGE_STATES: readonly MessageState[] = [
@@ -36,6 +39,7 @@ export const FINAL_MESSAGE_STATES: readonly MessageState[] = [
   'EXPIRED',
   'REJECTED',
   'FAILED',
+  'CANCELED',
 ];
 
 /**
@@ -108,6 +112,10 @@ export const MessageSchema = z
     /** The price list entry that priced it; null for the default price (SMS_PRICE). */
     pricePrefix: z.string().nullable(),
     currency: z.string(),
+    /** The batch it was sent in; null for a single send. */
+    batchId: IdSchema.nullable(),
+    /** When a scheduled send is released into delivery; null when sent at once. */
+    sendAt: TimestampSchema.nullable(),
     dateCreated: TimestampSchema,
     dateUpdated: TimestampSchema,
   })

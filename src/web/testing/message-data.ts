@@ -22,6 +22,8 @@ export function makeMessage(
     pricePerSegment: 0.05,
     pricePrefix: null,
     currency: 'EUR',
+    batchId: null,
+    sendAt: null,
     dateCreated: '2026-03-04T10:20:30.000Z',
     dateUpdated: '2026-03-04T10:20:32.000Z',
     deliveryMethod: 'MELROSE_SMPP',

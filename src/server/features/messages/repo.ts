@@ -30,12 +30,15 @@ interface MessageRow {
   /** Absent only from answers stored (to_jsonb) before prices by destination. */
   price_per_segment?: string | number | null;
   price_prefix?: string | null;
+  /** Absent only from answers stored (to_jsonb) before campaigns. */
+  batch_id?: string | null;
+  send_at?: Date | string | null;
   date_created: Date | string;
   date_updated: Date | string;
 }
 
 const COLUMNS =
-  'id, client_id, sender, recipient, body, reference, state, delivery_method, simulated, encoding, segments, price, currency, price_per_segment, price_prefix, date_created, date_updated';
+  'id, client_id, sender, recipient, body, reference, state, delivery_method, simulated, encoding, segments, price, currency, price_per_segment, price_prefix, batch_id, send_at, date_created, date_updated';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -58,6 +61,8 @@ export function toMessage(row: MessageRow): Message {
     ),
     pricePrefix: row.price_prefix ?? null,
     currency: row.currency,
+    batchId: row.batch_id ?? null,
+    sendAt: row.send_at ? iso(row.send_at) : null,
     dateCreated: iso(row.date_created),
     dateUpdated: iso(row.date_updated),
   };
