@@ -493,6 +493,13 @@ const AUDITED: Record<string, () => Promise<Call>> = {
           amount: 1,
         });
     },
+  'PUT /api/admin/clients/:clientId/limits': async () => {
+    const { client } = await freshUserAndClient();
+    return () =>
+      admin.put(`/api/admin/clients/${client.id}/limits`, {
+        maxMessagesPerSecond: 5,
+      });
+  },
   'PUT /api/admin/clients/:clientId/balances/:balanceId': async () => {
     const { client } = await freshUserAndClient();
     return () =>
