@@ -5,7 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import type { DeliveryTuning } from '../../src/server/delivery/engine.ts';
-import { loadConfig } from '../../src/server/config.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
 
 import { ADMIN } from './admin.ts';
 
@@ -59,6 +59,17 @@ export async function freshDatabaseUrl(): Promise<{
   };
 }
 
+/**
+ * An in-memory embedded database starts from the dump migrated once per run by the project's
+ * global setup (pglite-template.ts) instead of running initdb and every migration again.
+ */
+export function useMigratedTemplate(config: Config): Config {
+  if (config.dataDir === 'memory://' && !config.databaseUrl) {
+    config.pgliteTemplate = new Blob([readFileSync(inject('pgliteTemplate'))]);
+  }
+  return config;
+}
+
 /** Starts the real server over HTTP on a free port; `tuning` shortens delivery's timers. */
 export async function startServer(
   env: Record<string, string> = {},
@@ -78,10 +89,7 @@ export async function startServer(
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  if (!database.url && config.dataDir === 'memory://') {
-    // Migrated once per run by the project's global setup (pglite-template.ts).
-    config.pgliteTemplate = new Blob([readFileSync(inject('pgliteTemplate'))]);
-  }
+  if (!database.url) useMigratedTemplate(config);
   const app = await buildApp(config, tuning);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

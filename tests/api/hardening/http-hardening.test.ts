@@ -14,7 +14,11 @@ import {
   stopServer,
   type SpawnedServer,
 } from '../../support/spawn-server.ts';
-import { startServer, type TestServer } from '../../support/start-server.ts';
+import {
+  startServer,
+  useMigratedTemplate,
+  type TestServer,
+} from '../../support/start-server.ts';
 
 /* Issue 9, finding 9 (server side): caching, framing, a lost database, a huge body. */
 
@@ -76,13 +80,15 @@ describe('headers', () => {
 describe('a database that is gone', () => {
   it('answers 503 with Retry-After, not 500, once the embedded database is closed', async () => {
     const app = await buildApp(
-      loadConfig({
-        DATA_DIR: 'memory://',
-        LOG_LEVEL: 'silent',
-        WEB_DIR: '.tmp/no-console',
-        ADMIN_EMAIL: 'admin@example.test',
-        ADMIN_PASSWORD: 'admin-password-1',
-      }),
+      useMigratedTemplate(
+        loadConfig({
+          DATA_DIR: 'memory://',
+          LOG_LEVEL: 'silent',
+          WEB_DIR: '.tmp/no-console',
+          ADMIN_EMAIL: 'admin@example.test',
+          ADMIN_PASSWORD: 'admin-password-1',
+        }),
+      ),
     );
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

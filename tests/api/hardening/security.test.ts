@@ -15,6 +15,7 @@ import {
 import {
   ADMIN,
   startServer,
+  useMigratedTemplate,
   type TestServer,
 } from '../../support/start-server.ts';
 
@@ -192,11 +193,13 @@ describe('no WWW-Authenticate, ever', () => {
 describe('errors hide internals', () => {
   it('masks a 5xx message and points at the request id instead', async () => {
     const app = await buildApp(
-      loadConfig({
-        DATA_DIR: 'memory://',
-        LOG_LEVEL: 'silent',
-        WEB_DIR: '.tmp/no-console',
-      }),
+      useMigratedTemplate(
+        loadConfig({
+          DATA_DIR: 'memory://',
+          LOG_LEVEL: 'silent',
+          WEB_DIR: '.tmp/no-console',
+        }),
+      ),
     );
     app.get('/api/boom', async () => {
       throw new Error('connection to postgres://admin:hunter2@db failed');
