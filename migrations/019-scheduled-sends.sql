@@ -272,9 +272,20 @@ $$;
 -- ACCEPTED, and the job goes on to deliver it as any other. A cancelled message is no longer
 -- SCHEDULED and stays as it is (its job completes with nothing sent). A message not due yet (a
 -- second job queued by hand) is left for its own job at send_at. Returns the ids released now.
+-- Every batch of delivery jobs comes through here: without a scheduled message among them there
+-- is no UPDATE (whose statement trigger would run for nothing).
 CREATE FUNCTION release_messages(p_ids uuid[]) RETURNS SETOF uuid
-LANGUAGE sql AS $$
-  UPDATE messages SET state = 'ACCEPTED', date_updated = now()
-  WHERE id = ANY(p_ids) AND state = 'SCHEDULED' AND send_at <= now()
-  RETURNING id
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM messages WHERE id = ANY(p_ids) AND state = 'SCHEDULED') THEN
+    RETURN;
+  END IF;
+  RETURN QUERY
+  WITH released AS (
+    UPDATE messages SET state = 'ACCEPTED', date_updated = now()
+    WHERE id = ANY(p_ids) AND state = 'SCHEDULED' AND send_at <= now()
+    RETURNING id
+  )
+  SELECT id FROM released;
+END
 $$;
