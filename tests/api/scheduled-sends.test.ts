@@ -114,13 +114,14 @@ async function jobStates(messageId: string): Promise<string[]> {
   return rows.map((r) => r.state);
 }
 
-async function scrapeMessages(state: string): Promise<number> {
+/** A sample of GET /metrics (`name` with its labels, as printed), 0 when absent. */
+async function scrape(sample: string): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const line = text
-    .split('\n')
-    .find((l) => l.startsWith(`sms_messages_total{state="${state}"}`));
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
+const scrapeMessages = (state: string) =>
+  scrape(`sms_messages_total{state="${state}"}`);
 
 const callbackStates = (messageId: string) =>
   callbacks.filter((c) => c.messageId === messageId).map((c) => c.state);
@@ -179,11 +180,12 @@ describe('a send with sendAt', () => {
     expect(log.body.total).toBe(0);
   });
 
-  it('may be scheduled 35 days ahead', async () => {
+  it('may be scheduled 35 days ahead; its job waits for sendAt, not in sms_queue_depth', async () => {
     const c = await customer();
     const sent = await c.schedule(inMs(35 * 86_400_000 - 60_000));
     expect(sent.state).toBe('SCHEDULED');
     expect(await jobStates(sent.id)).toEqual(['created']);
+    await expect.poll(() => scrape('sms_queue_depth')).toBe(0);
   });
 
   it('keeps Idempotency-Key: the same request is replayed, another sendAt is refused (422)', async () => {
