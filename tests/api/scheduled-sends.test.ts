@@ -6,6 +6,7 @@ import { waitForMessage } from '../support/delivery.ts';
 import { httpClient, type HttpClient } from '../support/http.ts';
 import { expectLedgerBalanced } from '../support/ledger.ts';
 import {
+  adminHttp,
   clientHttp,
   createClient,
   defaultBalancePath,
@@ -188,6 +189,26 @@ describe('a send with sendAt', () => {
     await expect.poll(() => scrape('sms_queue_depth')).toBe(0);
   });
 
+  it("counts against the client's messages a second when accepted (429 beyond it, nothing charged)", async () => {
+    const c = await customer();
+    const limits = await adminHttp(server.url).put(
+      `/api/admin/clients/${c.client.id}/limits`,
+      { maxMessagesPerSecond: 1 },
+    );
+    expect(limits.status).toBe(200);
+    const sendAt = inMs(600_000);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => c.send({ sendAt })),
+    );
+    const accepted = answers.filter((a) => a.status === 201);
+    expect(answers.some((a) => a.status === 429)).toBe(true);
+    for (const a of answers) expect([201, 429]).toContain(a.status);
+    expect(await c.balance()).toBeCloseTo(
+      10 - accepted.reduce((sum, a) => sum + a.body.price, 0),
+      4,
+    );
+  });
+
   it('keeps Idempotency-Key: the same request is replayed, another sendAt is refused (422)', async () => {
     const c = await customer();
     const sendAt = inMs(600_000);
@@ -283,10 +304,7 @@ describe('POST …/messages/{messageId}/cancel', () => {
   it('is read-only for staff: no cancel under /api/admin', async () => {
     const c = await customer();
     const sent = await c.schedule(inMs(600_000));
-    const admin = httpClient(server.url, {
-      username: ADMIN.email,
-      password: ADMIN.password,
-    });
+    const admin = adminHttp(server.url);
     const listed = await admin.get(
       `/api/admin/clients/${c.client.id}/messages/${sent.id}`,
     );
