@@ -92,9 +92,9 @@ export class Metrics {
     callback: (outcome: 'ok' | 'failed') => this.#callbacks.inc({ outcome }),
   };
 
-  /** One message accepted by this node's send path. */
-  accepted(): void {
-    this.#messages.inc({ state: 'ACCEPTED' });
+  /** One message accepted (or scheduled, or cancelled) by this node's send path. */
+  accepted(state: 'ACCEPTED' | 'SCHEDULED' | 'CANCELED' = 'ACCEPTED'): void {
+    this.#messages.inc({ state });
   }
 
   /** Counts every answer and serves GET /metrics (not under /api: scrapers expect it here). */
