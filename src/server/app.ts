@@ -70,7 +70,7 @@ export async function buildApp(
     }),
   );
   await ensureBootstrapAdmin(app.db, config.admin);
-  deps.deliveryWake.onSend(() => metrics.accepted());
+  deps.deliveryWake.onSend((messages) => metrics.accepted(messages));
   try {
     await app.register(delivery, {
       config,

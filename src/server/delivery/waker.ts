@@ -5,10 +5,10 @@
 export class Waker {
   #listener: (() => void) | null = null;
   #pending = false;
-  #onSend: (() => void) | null = null;
+  #onSend: ((messages: number) => void) | null = null;
 
   /** Told of every accepted send, however many wake the workers once (metrics). */
-  onSend(listener: (() => void) | null): void {
+  onSend(listener: ((messages: number) => void) | null): void {
     this.#onSend = listener;
   }
 
@@ -17,8 +17,9 @@ export class Waker {
     this.#listener = listener;
   }
 
-  wake(): void {
-    this.#onSend?.();
+  /** `messages`: how many the send accepted (a batch accepts many at once). */
+  wake(messages = 1): void {
+    this.#onSend?.(messages);
     if (this.#pending || !this.#listener) return;
     this.#pending = true;
     queueMicrotask(() => {

@@ -92,9 +92,9 @@ export class Metrics {
     callback: (outcome: 'ok' | 'failed') => this.#callbacks.inc({ outcome }),
   };
 
-  /** One message accepted by this node's send path. */
-  accepted(): void {
-    this.#messages.inc({ state: 'ACCEPTED' });
+  /** Messages accepted by this node's send path (one send, or a batch's). */
+  accepted(messages = 1): void {
+    this.#messages.inc({ state: 'ACCEPTED' }, messages);
   }
 
   /** Counts every answer and serves GET /metrics (not under /api: scrapers expect it here). */

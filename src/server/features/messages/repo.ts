@@ -282,6 +282,7 @@ function filterClause(
   if (filter.recipient) add('recipient = ?', filter.recipient);
   if (filter.since) add('date_created >= ?::timestamptz', filter.since);
   if (filter.until) add('date_created < ?::timestamptz', filter.until);
+  if (filter.batchId) add('batch_id = ?', filter.batchId);
   return { where: conditions.join(' AND '), params };
 }
 
