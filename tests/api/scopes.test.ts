@@ -21,6 +21,7 @@ const CLIENT_CALLS = [
   'GET /api/clients/:clientId/messages',
   'GET /api/clients/:clientId/messages.csv',
   'GET /api/clients/:clientId/messages/:messageId',
+  'POST /api/clients/:clientId/messages/:messageId/cancel',
   'GET /api/clients/:clientId/quote',
   'POST /api/clients/:clientId/batches',
   'GET /api/clients/:clientId/batches',

@@ -92,9 +92,12 @@ export class Metrics {
     callback: (outcome: 'ok' | 'failed') => this.#callbacks.inc({ outcome }),
   };
 
-  /** Messages accepted by this node's send path (one send, or a batch's). */
-  accepted(messages = 1): void {
-    this.#messages.inc({ state: 'ACCEPTED' }, messages);
+  /** Messages accepted (or scheduled, or cancelled) by this node's send path. */
+  accepted(
+    state: 'ACCEPTED' | 'SCHEDULED' | 'CANCELED' = 'ACCEPTED',
+    messages = 1,
+  ): void {
+    this.#messages.inc({ state }, messages);
   }
 
   /** Counts every answer and serves GET /metrics (not under /api: scrapers expect it here). */

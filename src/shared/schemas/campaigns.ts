@@ -6,44 +6,21 @@ import {
   pagingSchema,
   TimestampSchema,
 } from './common.ts';
-import { MESSAGE_STATES, SendSmsSchema } from './messages.ts';
+import { MESSAGE_STATES, SendSmsSchema, sendAtSchema } from './messages.ts';
+
+// Defined with the send, whose schema takes `sendAt` too (an import the other way round would be
+// a cycle).
+export { MAX_SCHEDULE_DAYS, sendAtSchema } from './messages.ts';
 
 /**
  * CONTRACT "Campaigns: scheduled and bulk sends": sends held until `sendAt`, and one body sent
  * to a list of recipients as a batch (all or nothing).
  */
 
-/** How far ahead a send may be scheduled. */
-export const MAX_SCHEDULE_DAYS = 35;
 /** Recipients of one batch. */
 export const MAX_BATCH_RECIPIENTS = 10_000;
 /** Bad entries a refused batch lists at most. */
 export const MAX_LISTED_BAD_ENTRIES = 20;
-
-/**
- * `sendAt`: an ISO 8601 date-time with its offset, from now up to 35 days ahead. `now` is a
- * parameter so the console checks with the same rule as the server.
- */
-export function sendAtSchema(now: () => number = Date.now) {
-  return z
-    .string('Send at must be an ISO 8601 date-time')
-    .refine(
-      (value) => z.iso.datetime({ offset: true }).safeParse(value).success,
-      {
-        message:
-          'Send at must be an ISO 8601 date-time with its offset, such as 2026-12-01T09:00:00Z',
-        abort: true,
-      },
-    )
-    .refine((value) => Date.parse(value) >= now() - 1000, {
-      message: 'Send at must not be in the past',
-      abort: true,
-    })
-    .refine(
-      (value) => Date.parse(value) <= now() + MAX_SCHEDULE_DAYS * 86_400_000,
-      `Send at must be at most ${MAX_SCHEDULE_DAYS} days ahead`,
-    );
-}
 
 export const BatchSchema = z
   .object({

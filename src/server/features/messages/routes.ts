@@ -68,7 +68,10 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             '(1 to 255 printable ASCII characters), a repeat of the same request for the same ' +
             'client within 24 hours answers the first message again (201, header ' +
             '`Idempotent-Replayed: true`) and charges nothing; the same key with a different ' +
-            'request answers 422. A refused send (402, 404) keeps no key.',
+            'request answers 422. A refused send (402, 404) keeps no key. With `sendAt` (ISO 8601 ' +
+            'with its offset, from now up to 35 days ahead, else 400) the message is charged and ' +
+            "counted against the client's messages a second now, and stays SCHEDULED until " +
+            'then; `sendAt` is part of the request an Idempotency-Key stands for.',
           params: ClientIdParamsSchema,
           body: SendSmsSchema,
           response: {
@@ -89,6 +92,30 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
         );
         if (replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(201).send(message);
+      },
+    );
+
+    app.post(
+      '/clients/:clientId/messages/:messageId/cancel',
+      {
+        schema: {
+          tags,
+          summary:
+            'Cancel a scheduled message: CANCELED and its price refunded (409 unless SCHEDULED)',
+          description:
+            'The refund is one REFUND ledger entry, exactly once even when cancels race. A ' +
+            'message already released into delivery (or in any other state than SCHEDULED) ' +
+            'answers 409. Needs ROLE_SMS_CREATE.',
+          params: MessageParamsSchema,
+          response: {
+            200: MessageSchema,
+            ...errorResponses(400, 401, 403, 404, 409),
+          },
+        },
+      },
+      async (request) => {
+        const { clientId, messageId } = request.params;
+        return service.cancelMessage(deps, request.actor, clientId, messageId);
       },
     );
 
