@@ -385,6 +385,77 @@ describe('Idempotency-Key on a batch', () => {
   });
 });
 
+describe('a scheduled batch', () => {
+  const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+  it('is charged at once, held SCHEDULED, and released and delivered at sendAt', async () => {
+    const c = await customer();
+    const sendAt = inMs(3000);
+    const sent = await c.send(numbers(uniquePrefix(), 5), { sendAt });
+    expect(sent.status).toBe(201);
+    expect(sent.body.sendAt).toBe(sendAt);
+    expect(await c.balance()).toBe(9.75);
+    expect((await c.batch(sent.body.id)).states).toEqual({ SCHEDULED: 5 });
+    const done = await c.settled(sent.body.id);
+    expect(done.states).toEqual({ DELIVERED: 5 });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(sendAt));
+    const messages = await c.http.get(
+      `${c.base}/messages?batchId=${sent.body.id}`,
+    );
+    expect(messages.body.messages.map((m: any) => m.sendAt)).toEqual(
+      Array(5).fill(sendAt),
+    );
+  });
+
+  it('refuses a sendAt in the past (400), creating nothing', async () => {
+    const c = await customer();
+    const answer = await c.send(['447700900001'], { sendAt: inMs(-60_000) });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(/Send at must not be in the past/);
+    expect(await c.messageCount()).toBe(0);
+  });
+
+  it('cancels its scheduled messages, each refunded once; a second cancel changes nothing', async () => {
+    const c = await customer();
+    const sent = await c.send(numbers(uniquePrefix(), 4), {
+      sendAt: inMs(3_600_000),
+    });
+    expect(sent.status).toBe(201);
+    expect(await c.balance()).toBe(9.8);
+    const [first, second] = await Promise.all([
+      c.http.post(`${c.base}/batches/${sent.body.id}/cancel`),
+      c.http.post(`${c.base}/batches/${sent.body.id}/cancel`),
+    ]);
+    expect([first!.status, second!.status]).toEqual([200, 200]);
+    expect(await c.balance()).toBe(10);
+    const again = await c.http.post(`${c.base}/batches/${sent.body.id}/cancel`);
+    expect(again.body.states).toEqual({ CANCELED: 4 });
+    const refunds = await c.http.get(
+      `${c.base}/balances/default/ledger?kind=REFUND`,
+    );
+    expect(refunds.body.total).toBe(4);
+    expect(await c.balance()).toBe(10);
+    await expectLedgerBalanced(server);
+
+    // Staff read it but cannot cancel; a caller without ROLE_SMS_CREATE cannot either.
+    expect(
+      (
+        await adminHttp(server.url).post(
+          `/api/admin/clients/${c.client.id}/batches/${sent.body.id}/cancel`,
+        )
+      ).status,
+    ).toBe(404);
+    await setRoles(server.url, c.id, []);
+    const refused = await c.http.post(
+      `${c.base}/batches/${sent.body.id}/cancel`,
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(
+      'Cancelling an SMS needs the role ROLE_SMS_CREATE',
+    );
+  });
+});
+
 describe('a batch of 10,000 recipients', () => {
   it('is accepted in one request and every message delivered, the ledger exact', async () => {
     const prefix = uniquePrefix().slice(0, 9);

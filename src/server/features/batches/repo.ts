@@ -167,16 +167,20 @@ export async function findBatch(
   return row ? toBatch(row) : null;
 }
 
-/** Its messages still SCHEDULED become CANCELED, refunded (cancel_messages, migrations/019). */
+/**
+ * Its messages still SCHEDULED become CANCELED, each refunded once (cancel_messages,
+ * migrations/019); answers how many.
+ */
 export async function cancelScheduled(
   q: Queryable,
   batchId: string,
-): Promise<void> {
-  await q.query(
-    `SELECT count(*) FROM cancel_messages(ARRAY(
+): Promise<number> {
+  const [row] = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM cancel_messages(ARRAY(
        SELECT id FROM messages WHERE batch_id = $1 AND state = 'SCHEDULED'))`,
     [batchId],
   );
+  return row?.n ?? 0;
 }
 
 /** Whether the client exists and, when `ownerId` is given, belongs to that user. */

@@ -131,19 +131,20 @@ export function batchesRoutes(deps: Deps): FastifyPluginAsyncZod {
             'Cancel the SCHEDULED messages of a batch (each refunded once)',
           description:
             'Its messages still SCHEDULED become CANCELED and are refunded through the ledger, ' +
-            'each exactly once; messages already released are not touched. Answers the batch.',
+            'each exactly once; messages already released are not touched. Answers the batch. ' +
+            'Needs ROLE_SMS_CREATE.',
           params: BatchParamsSchema,
           response: {
             200: BatchSchema,
-            ...errorResponses(400, 401, 404),
+            ...errorResponses(400, 401, 403, 404),
           },
         },
       },
       async (request) =>
         service.cancelBatch(
           deps,
+          request.actor,
           request.params.clientId,
-          request.actor.user.id,
           request.params.batchId,
         ),
     );

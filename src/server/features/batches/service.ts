@@ -150,8 +150,9 @@ export async function createBatch(
       throw forbidden(refusedMessage(recipients, indexOf, outcome.refused));
     }
   }
-  if (!outcome.replayed && sendAt === null) {
-    deps.deliveryWake.wake(outcome.batch.total);
+  if (!outcome.replayed) {
+    if (sendAt === null) deps.deliveryWake.wake(outcome.batch.total);
+    else deps.deliveryWake.count('SCHEDULED', outcome.batch.total);
   }
   return { batch: outcome.batch, replayed: outcome.replayed };
 }
@@ -205,15 +206,20 @@ export async function getBatch(
 
 /**
  * Cancels the batch's messages still SCHEDULED (each CANCELED and refunded exactly once, by
- * cancel_messages: a message released meanwhile is left as it is) and answers the batch.
+ * cancel_messages: a message released meanwhile is left as it is) and answers the batch. Needs
+ * ROLE_SMS_CREATE, as the send it undoes, and as a single message's cancel.
  */
 export async function cancelBatch(
   deps: Deps,
+  principal: Principal,
   clientId: string,
-  ownerId: string,
   batchId: string,
 ): Promise<Batch> {
-  await getBatch(deps, clientId, ownerId, batchId);
-  await repo.cancelScheduled(deps.db, batchId);
-  return getBatch(deps, clientId, ownerId, batchId);
+  if (!principal.roles.includes(SMS_CREATE_ROLE)) {
+    throw forbidden(`Cancelling an SMS needs the role ${SMS_CREATE_ROLE}`);
+  }
+  await getBatch(deps, clientId, principal.user.id, batchId);
+  const canceled = await repo.cancelScheduled(deps.db, batchId);
+  if (canceled > 0) deps.deliveryWake.count('CANCELED', canceled);
+  return getBatch(deps, clientId, principal.user.id, batchId);
 }
