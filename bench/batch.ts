@@ -8,17 +8,16 @@
  * The balance is checked to be exactly the start minus the batches' amounts.
  */
 import {
-  BENCH_ADMIN,
-  basicHeader,
   call,
   expectStatus,
-  registerBenchUser,
+  fundedBenchClient,
   seconds,
   startBenchServer,
 } from './server.ts';
 
 const RUNS = seconds('BENCH_RUNS', 3);
 const RECIPIENTS = 10_000;
+const CREDIT = 100_000;
 const BUDGET_MS = process.env.DATABASE_URL
   ? 2000
   : seconds('BATCH_BUDGET_EMBEDDED_MS', 4000);
@@ -26,25 +25,10 @@ const BUDGET_MS = process.env.DATABASE_URL
 const server = await startBenchServer();
 let failed = false;
 try {
-  const userAuth = await registerBenchUser(server.url);
-  const created = await call(
+  const { userAuth, clientId } = await fundedBenchClient(
     server.url,
-    'POST',
-    '/api/clients',
-    { name: 'bench' },
-    userAuth,
+    String(CREDIT),
   );
-  expectStatus(created, 201, 'create client');
-  const client = JSON.parse(created.text) as { id: string };
-  const adminAuth = basicHeader(BENCH_ADMIN.email, BENCH_ADMIN.password);
-  const credit = await call(
-    server.url,
-    'POST',
-    `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-    { amount: '100000' },
-    adminAuth,
-  );
-  expectStatus(credit, 200, 'free credit');
 
   const times: number[] = [];
   let charged = 0;
@@ -58,7 +42,7 @@ try {
     const sent = await call(
       server.url,
       'POST',
-      `/api/clients/${client.id}/batches`,
+      `/api/clients/${clientId}/batches`,
       { recipients, body: 'Your appointment is tomorrow at 10:00.' },
       userAuth,
     );
@@ -78,14 +62,14 @@ try {
   const balance = await call(
     server.url,
     'GET',
-    `/api/clients/${client.id}/balances/default`,
+    `/api/clients/${clientId}/balances/default`,
     undefined,
     userAuth,
   );
   const amount = Math.round(
     (JSON.parse(balance.text) as { amount: number }).amount * 1e4,
   );
-  const exact = amount === 100_000 * 1e4 - charged;
+  const exact = amount === CREDIT * 1e4 - charged;
   const worst = Math.max(...times);
   console.log(
     `bench:batch — ${server.database}: ${RUNS} batches of ${RECIPIENTS.toLocaleString('en')}, ` +

@@ -182,16 +182,3 @@ export async function cancelScheduled(
   );
   return row?.n ?? 0;
 }
-
-/** Whether the client exists and, when `ownerId` is given, belongs to that user. */
-export async function clientExists(
-  q: Queryable,
-  clientId: string,
-  ownerId: string | null,
-): Promise<boolean> {
-  const rows = await q.query(
-    'SELECT 1 FROM clients WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)',
-    [clientId, ownerId],
-  );
-  return rows.length > 0;
-}

@@ -8,6 +8,7 @@ import {
   type CreatedBatch,
 } from '../../../shared/schemas/campaigns.ts';
 import { countSms } from '../../../shared/sms.ts';
+import { checkClient } from '../../auth/client-access.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import {
@@ -160,20 +161,6 @@ export async function createBatch(
 /** The same request is the same checked body (recipients cleaned and de-duplicated). */
 function hashRequest(input: object): string {
   return createHash('sha256').update(JSON.stringify(input)).digest('hex');
-}
-
-/**
- * Whose batches a call may read: the owner's own client (ownerId), or any client for staff
- * (ownerId null, the admin scope has checked the role). An unknown client answers 404.
- */
-async function checkClient(
-  deps: Deps,
-  clientId: string,
-  ownerId: string | null,
-): Promise<void> {
-  if (!(await repo.clientExists(deps.db, clientId, ownerId))) {
-    throw notFound('Client');
-  }
 }
 
 export async function listBatches(
