@@ -199,73 +199,59 @@ BEGIN
 END
 $$;
 
--- The refund of one message, the one way a price comes back: the balance locked first (ledger
--- ids grow in the order the balance row is locked, 007), then the REFUND row with the price the
--- message was charged at, whose unique index (003) lets only the first refund of a message
--- through. False when there was nothing to do: refunded already, or the client (and its
--- balance) deleted meanwhile.
-CREATE FUNCTION refund_message(p_message_id uuid, p_client_id uuid, p_price numeric,
-                               p_price_per_segment numeric, p_price_prefix text)
-RETURNS boolean
-LANGUAGE plpgsql AS $$
-DECLARE
-  bal record;
-  ledger_id bigint;
-BEGIN
-  SELECT id, amount INTO bal FROM balances WHERE client_id = p_client_id FOR UPDATE;
-  IF NOT FOUND THEN
-    RETURN false;
-  END IF;
-  INSERT INTO balance_ledger (balance_id, client_id, amount, balance_after, reason, message_id,
-                              price_per_segment, price_prefix)
-  VALUES (bal.id, p_client_id, p_price, bal.amount + p_price, 'REFUND', p_message_id,
-          p_price_per_segment, p_price_prefix)
-  ON CONFLICT (message_id) WHERE reason = 'REFUND' DO NOTHING
-  RETURNING id INTO ledger_id;
-  IF ledger_id IS NULL THEN
-    RETURN false;
-  END IF;
-  UPDATE balances SET amount = amount + p_price, date_updated = now() WHERE id = bal.id;
-  RETURN true;
-END
-$$;
-
--- fail_messages of 015 through refund_message: ACCEPTED → FAILED, refunded exactly once.
-CREATE OR REPLACE FUNCTION fail_messages(p_ids uuid[]) RETURNS SETOF uuid
+-- The one way a price comes back: moves the messages of p_ids that are in state p_from to p_to
+-- and refunds each, the balance locked first (ledger ids grow in the order the balance row is
+-- locked, 007), with a REFUND row carrying the price the message was charged at, whose unique
+-- index (003) lets only the first refund of a message through. The UPDATE's WHERE decides between
+-- racing callers: a message no longer in p_from is not moved, nor refunded. One row per message
+-- moved; refunded false when it was refunded already or its client (and its balance) is gone.
+CREATE FUNCTION refund_messages(p_ids uuid[], p_from text, p_to text)
+RETURNS TABLE (moved_id uuid, refunded boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
   m record;
+  bal record;
+  ledger_id bigint;
 BEGIN
   FOR m IN
-    UPDATE messages SET state = 'FAILED', date_updated = now()
-    WHERE id = ANY(p_ids) AND state = 'ACCEPTED'
-    RETURNING id, client_id, price, price_per_segment, price_prefix
+    UPDATE messages ms SET state = p_to, date_updated = now()
+    WHERE ms.id = ANY(p_ids) AND ms.state = p_from
+    RETURNING ms.id, ms.client_id, ms.price, ms.price_per_segment, ms.price_prefix
   LOOP
-    IF refund_message(m.id, m.client_id, m.price, m.price_per_segment, m.price_prefix) THEN
-      RETURN NEXT m.id;
+    moved_id := m.id;
+    refunded := false;
+    SELECT b.id, b.amount INTO bal FROM balances b WHERE b.client_id = m.client_id FOR UPDATE;
+    IF FOUND THEN
+      INSERT INTO balance_ledger (balance_id, client_id, amount, balance_after, reason,
+                                  message_id, price_per_segment, price_prefix)
+      VALUES (bal.id, m.client_id, m.price, bal.amount + m.price, 'REFUND', m.id,
+              m.price_per_segment, m.price_prefix)
+      ON CONFLICT (message_id) WHERE reason = 'REFUND' DO NOTHING
+      RETURNING id INTO ledger_id;
+      IF ledger_id IS NOT NULL THEN
+        UPDATE balances SET amount = amount + m.price, date_updated = now() WHERE id = bal.id;
+        refunded := true;
+      END IF;
     END IF;
+    RETURN NEXT;
   END LOOP;
 END
+$$;
+
+-- fail_messages of 015 through refund_messages: ACCEPTED → FAILED, refunded exactly once;
+-- returns the ids refunded now.
+CREATE OR REPLACE FUNCTION fail_messages(p_ids uuid[]) RETURNS SETOF uuid
+LANGUAGE sql AS $$
+  SELECT moved_id FROM refund_messages(p_ids, 'ACCEPTED', 'FAILED') WHERE refunded
 $$;
 
 -- SCHEDULED → CANCELED and the refund, exactly once: the UPDATE's WHERE state = 'SCHEDULED'
 -- decides between racing cancels and the release (the loser finds the row changed and moves
--- nothing), and refund_message's unique index is the backstop. Returns the ids cancelled now;
--- a message of a deleted client is cancelled without a refund (there is no balance to credit).
+-- nothing), and the refund's unique index is the backstop. Returns the ids cancelled now (a
+-- message of a deleted client is cancelled without a refund: there is no balance to credit).
 CREATE FUNCTION cancel_messages(p_ids uuid[]) RETURNS SETOF uuid
-LANGUAGE plpgsql AS $$
-DECLARE
-  m record;
-BEGIN
-  FOR m IN
-    UPDATE messages SET state = 'CANCELED', date_updated = now()
-    WHERE id = ANY(p_ids) AND state = 'SCHEDULED'
-    RETURNING id, client_id, price, price_per_segment, price_prefix
-  LOOP
-    PERFORM refund_message(m.id, m.client_id, m.price, m.price_per_segment, m.price_prefix);
-    RETURN NEXT m.id;
-  END LOOP;
-END
+LANGUAGE sql AS $$
+  SELECT moved_id FROM refund_messages(p_ids, 'SCHEDULED', 'CANCELED')
 $$;
 
 -- The release, by the delivery job of a scheduled message when it runs (at send_at): SCHEDULED →

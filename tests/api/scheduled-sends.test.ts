@@ -6,6 +6,7 @@ import { waitForMessage } from '../support/delivery.ts';
 import { httpClient, type HttpClient } from '../support/http.ts';
 import { expectLedgerBalanced } from '../support/ledger.ts';
 import {
+  adminHttp,
   clientHttp,
   createClient,
   defaultBalancePath,
@@ -114,13 +115,14 @@ async function jobStates(messageId: string): Promise<string[]> {
   return rows.map((r) => r.state);
 }
 
-async function scrapeMessages(state: string): Promise<number> {
+/** A sample of GET /metrics (`name` with its labels, as printed), 0 when absent. */
+async function scrape(sample: string): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const line = text
-    .split('\n')
-    .find((l) => l.startsWith(`sms_messages_total{state="${state}"}`));
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
+const scrapeMessages = (state: string) =>
+  scrape(`sms_messages_total{state="${state}"}`);
 
 const callbackStates = (messageId: string) =>
   callbacks.filter((c) => c.messageId === messageId).map((c) => c.state);
@@ -179,11 +181,32 @@ describe('a send with sendAt', () => {
     expect(log.body.total).toBe(0);
   });
 
-  it('may be scheduled 35 days ahead', async () => {
+  it('may be scheduled 35 days ahead; its job waits for sendAt, not in sms_queue_depth', async () => {
     const c = await customer();
     const sent = await c.schedule(inMs(35 * 86_400_000 - 60_000));
     expect(sent.state).toBe('SCHEDULED');
     expect(await jobStates(sent.id)).toEqual(['created']);
+    await expect.poll(() => scrape('sms_queue_depth')).toBe(0);
+  });
+
+  it("counts against the client's messages a second when accepted (429 beyond it, nothing charged)", async () => {
+    const c = await customer();
+    const limits = await adminHttp(server.url).put(
+      `/api/admin/clients/${c.client.id}/limits`,
+      { maxMessagesPerSecond: 1 },
+    );
+    expect(limits.status).toBe(200);
+    const sendAt = inMs(600_000);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => c.send({ sendAt })),
+    );
+    const accepted = answers.filter((a) => a.status === 201);
+    expect(answers.some((a) => a.status === 429)).toBe(true);
+    for (const a of answers) expect([201, 429]).toContain(a.status);
+    expect(await c.balance()).toBeCloseTo(
+      10 - accepted.reduce((sum, a) => sum + a.body.price, 0),
+      4,
+    );
   });
 
   it('keeps Idempotency-Key: the same request is replayed, another sendAt is refused (422)', async () => {
@@ -281,10 +304,7 @@ describe('POST …/messages/{messageId}/cancel', () => {
   it('is read-only for staff: no cancel under /api/admin', async () => {
     const c = await customer();
     const sent = await c.schedule(inMs(600_000));
-    const admin = httpClient(server.url, {
-      username: ADMIN.email,
-      password: ADMIN.password,
-    });
+    const admin = adminHttp(server.url);
     const listed = await admin.get(
       `/api/admin/clients/${c.client.id}/messages/${sent.id}`,
     );

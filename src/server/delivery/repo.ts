@@ -191,10 +191,16 @@ export async function expireMessages(
   return rows.map((r) => r.id);
 }
 
-/** Delivery jobs waiting for a worker: queued or to be retried, due or not (sms_queue_depth). */
+/**
+ * Delivery jobs waiting for a worker: queued or to be retried, due or not (sms_queue_depth). The
+ * job of a message still SCHEDULED waits for its sendAt, not for a worker: it is not counted.
+ */
 export async function queueDepth(q: Queryable): Promise<number> {
   const rows = await q.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry')",
+    `SELECT count(*)::int AS n FROM pgboss.job j
+     WHERE j.name = $1 AND j.state IN ('created', 'retry')
+       AND NOT EXISTS (SELECT 1 FROM messages m
+                       WHERE m.id = (j.data->>'messageId')::uuid AND m.state = 'SCHEDULED')`,
     [DELIVERY_QUEUE],
   );
   return rows[0]?.n ?? 0;
