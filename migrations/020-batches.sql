@@ -27,7 +27,12 @@ CREATE FUNCTION create_batch(
   p_idempotency_key text DEFAULT NULL,
   p_request_hash text DEFAULT NULL
 ) RETURNS TABLE (batch jsonb, replayed boolean, conflict boolean, refusal text, refused jsonb)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+-- 10,000-row statements cross PostgreSQL's jit_above_cost, and compiling them took longer than
+-- running them: 1.7 s for a 10,000-recipient batch with JIT, 0.7 to 0.95 s without (measured on
+-- PostgreSQL 15, 2 cores). The statements are plain inserts of arrays, nothing JIT speeds up.
+SET jit = off
+AS $$
 DECLARE
   cl record;
   debit record;
