@@ -70,7 +70,9 @@ export async function buildApp(
     }),
   );
   await ensureBootstrapAdmin(app.db, config.admin);
-  deps.deliveryWake.onSend((state) => metrics.accepted(state));
+  deps.deliveryWake.onSend((state, messages) =>
+    metrics.accepted(state, messages),
+  );
   try {
     await app.register(delivery, {
       config,

@@ -8,19 +8,22 @@ export type SendPathState = 'ACCEPTED' | 'SCHEDULED' | 'CANCELED';
 export class Waker {
   #listener: (() => void) | null = null;
   #pending = false;
-  #onSend: ((state: SendPathState) => void) | null = null;
+  #onSend: ((state: SendPathState, messages: number) => void) | null = null;
 
   /**
    * Told of every message the send path moved to a state (metrics): each accepted send, however
-   * many wake the workers once, and each scheduled or cancelled one (see `count`).
+   * many wake the workers once, and each scheduled or cancelled one (see `count`); a batch's
+   * messages at once.
    */
-  onSend(listener: ((state: SendPathState) => void) | null): void {
+  onSend(
+    listener: ((state: SendPathState, messages: number) => void) | null,
+  ): void {
     this.#onSend = listener;
   }
 
   /** A send scheduled, or a scheduled one cancelled: counted, nothing to deliver now. */
-  count(state: 'SCHEDULED' | 'CANCELED'): void {
-    this.#onSend?.(state);
+  count(state: 'SCHEDULED' | 'CANCELED', messages = 1): void {
+    this.#onSend?.(state, messages);
   }
 
   /** One listener (a later call replaces it); null removes it. */
@@ -28,8 +31,9 @@ export class Waker {
     this.#listener = listener;
   }
 
-  wake(): void {
-    this.#onSend?.('ACCEPTED');
+  /** `messages`: how many the send accepted (a batch accepts many at once). */
+  wake(messages = 1): void {
+    this.#onSend?.('ACCEPTED', messages);
     if (this.#pending || !this.#listener) return;
     this.#pending = true;
     queueMicrotask(() => {

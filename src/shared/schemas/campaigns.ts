@@ -4,10 +4,9 @@ import {
   IdSchema,
   ListMetaSchema,
   pagingSchema,
-  text,
   TimestampSchema,
 } from './common.ts';
-import { MESSAGE_STATES } from './messages.ts';
+import { MESSAGE_STATES, SendSmsSchema, sendAtSchema } from './messages.ts';
 
 // Defined with the send, whose schema takes `sendAt` too (an import the other way round would be
 // a cycle).
@@ -61,7 +60,8 @@ export type CreatedBatch = z.infer<typeof CreatedBatchSchema>;
 
 /**
  * The batch request. Recipients are checked one by one by the service (a refusal lists the bad
- * entries with their index), so here they are only strings.
+ * entries with their index), so here they are only strings. Sender and body follow the single
+ * send's rules; no sender means the provider's short name, as on the single send.
  */
 export const CreateBatchSchema = z.object({
   recipients: z
@@ -74,8 +74,8 @@ export const CreateBatchSchema = z.object({
       MAX_BATCH_RECIPIENTS,
       `At most ${MAX_BATCH_RECIPIENTS} recipients in one batch`,
     ),
-  body: text('Body').min(1, 'Body cannot be empty'),
-  sender: text('Sender').optional(),
-  sendAt: z.string().optional(),
+  body: SendSmsSchema.shape.body,
+  sender: SendSmsSchema.shape.sender.optional(),
+  sendAt: sendAtSchema().optional(),
 });
 export type CreateBatchInput = z.input<typeof CreateBatchSchema>;

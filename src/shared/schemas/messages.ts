@@ -9,6 +9,7 @@ import { countSms, isValidSender, SENDER_RULE_MESSAGE } from '../sms.ts';
 import {
   AmountSchema,
   IdSchema,
+  idOf,
   ListMetaSchema,
   pagingSchema,
   text,
@@ -206,6 +207,8 @@ export const MessageFilterSchema = z.object({
     .optional(),
   since: DateQuerySchema.optional(),
   until: DateQuerySchema.optional(),
+  /** The messages of one batch. */
+  batchId: idOf('batchId').optional(),
 });
 export type MessageFilter = z.infer<typeof MessageFilterSchema>;
 

@@ -287,19 +287,6 @@ export async function deleteExpiredIdempotencyKeys(
   );
 }
 
-/** Whether the client exists and, when `ownerId` is given, belongs to that user. */
-export async function clientExists(
-  q: Queryable,
-  clientId: string,
-  ownerId: string | null,
-): Promise<boolean> {
-  const rows = await q.query(
-    'SELECT 1 FROM clients WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)',
-    [clientId, ownerId],
-  );
-  return rows.length > 0;
-}
-
 /** The WHERE clause of the message log's filters, numbered from $1 (the client id). */
 function filterClause(
   clientId: string,
@@ -315,6 +302,7 @@ function filterClause(
   if (filter.recipient) add('recipient = ?', filter.recipient);
   if (filter.since) add('date_created >= ?::timestamptz', filter.since);
   if (filter.until) add('date_created < ?::timestamptz', filter.until);
+  if (filter.batchId) add('batch_id = ?', filter.batchId);
   return { where: conditions.join(' AND '), params };
 }
 

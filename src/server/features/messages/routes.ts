@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -7,7 +7,6 @@ import {
   IdSchema,
 } from '../../../shared/schemas/common.ts';
 import {
-  IdempotencyKeySchema,
   MessageDetailSchema,
   MessageFilterSchema,
   MessageListSchema,
@@ -17,7 +16,7 @@ import {
 } from '../../../shared/schemas/messages.ts';
 import { QuoteSchema } from '../../../shared/schemas/prices.ts';
 import type { Deps } from '../../deps.ts';
-import { badRequest } from '../../errors.ts';
+import { idempotencyKey } from '../../idempotency.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
 
@@ -28,14 +27,6 @@ const MessageParamsSchema = z.object({
   clientId: IdSchema,
   messageId: IdSchema,
 });
-
-function idempotencyKey(request: FastifyRequest): string | undefined {
-  const header = request.headers['idempotency-key'];
-  if (header === undefined) return undefined;
-  const parsed = IdempotencyKeySchema.safeParse(header);
-  if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
-  return parsed.data;
-}
 
 async function sendCsv(
   reply: FastifyReply,
@@ -50,7 +41,7 @@ async function sendCsv(
 
 const LOG_DESCRIPTION =
   'Newest first. Filters: state, recipient (cleaned like a send), since and until (ISO 8601; ' +
-  'until is exclusive).';
+  'until is exclusive), batchId (the messages of one batch).';
 
 /**
  * Sending SMS from one of my clients and reading its message log; an API client may do both

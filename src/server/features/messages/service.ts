@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/schemas/messages.ts';
 import type { Quote } from '../../../shared/schemas/prices.ts';
 import { countSms } from '../../../shared/sms.ts';
+import { checkClient } from '../../auth/client-access.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import {
@@ -197,20 +198,6 @@ export async function quoteSms(
 function hashRequest(input: object): string {
   const sorted = Object.fromEntries(Object.entries(input).sort());
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
-}
-
-/**
- * Whose message log a call may read: the owner's own client (ownerId), or any client for staff
- * (ownerId null, the admin scope has checked the role). An unknown client answers 404.
- */
-async function checkClient(
-  deps: Deps,
-  clientId: string,
-  ownerId: string | null,
-): Promise<void> {
-  if (!(await repo.clientExists(deps.db, clientId, ownerId))) {
-    throw notFound('Client');
-  }
 }
 
 export async function listMessages(
