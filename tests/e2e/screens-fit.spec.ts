@@ -90,6 +90,7 @@ for (const viewport of VIEWPORTS) {
       '/clients',
       `/clients/${client.id}`,
       '/messaging/sms',
+      '/messaging/bulk',
       '/users/me',
       '/users/me/password',
       '/billing/paymentMethods',

@@ -40,14 +40,21 @@ export function BatchProgress({
       </div>
       <span className="tabular">{label}</span>
       {compact ? null : (
-        <dl className="batch-progress-legend" aria-label="Messages by state">
+        <ul
+          className="plain-list batch-progress-legend"
+          aria-label="Messages by state"
+        >
           {parts.map((part) => (
-            <div key={part.state}>
-              <dt>{stateText(part.state)}</dt>
-              <dd className="tabular">{part.count}</dd>
-            </div>
+            <li key={part.state}>
+              <span
+                className={`batch-progress-key tone-${stateLook(part.state).tone}`}
+                aria-hidden="true"
+              />
+              {stateText(part.state)}{' '}
+              <span className="tabular">{part.count}</span>
+            </li>
           ))}
-        </dl>
+        </ul>
       )}
     </div>
   );
