@@ -96,6 +96,36 @@ export async function registerBenchUser(url: string): Promise<string> {
   return basicHeader(email, password);
 }
 
+/**
+ * A fresh customer with one API client holding `credit` (free credit by the bench admin);
+ * returns the customer's Basic header and the client's id.
+ */
+export async function fundedBenchClient(
+  url: string,
+  credit: string,
+): Promise<{ userAuth: string; clientId: string }> {
+  const userAuth = await registerBenchUser(url);
+  const created = await call(
+    url,
+    'POST',
+    '/api/clients',
+    { name: 'bench' },
+    userAuth,
+  );
+  expectStatus(created, 201, 'create client');
+  const clientId = (JSON.parse(created.text) as { id: string }).id;
+  const granted = await call(
+    url,
+    'POST',
+    // A client's default balance has the client's id (README, Accountability).
+    `/api/admin/clients/${clientId}/balances/${clientId}/freecredit`,
+    { amount: credit },
+    basicHeader(BENCH_ADMIN.email, BENCH_ADMIN.password),
+  );
+  expectStatus(granted, 200, 'free credit');
+  return { userAuth, clientId };
+}
+
 export function hasWrk(): boolean {
   return spawnSync('wrk', ['--version']).error === undefined;
 }

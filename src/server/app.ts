@@ -70,7 +70,9 @@ export async function buildApp(
     }),
   );
   await ensureBootstrapAdmin(app.db, config.admin);
-  deps.deliveryWake.onSend(() => metrics.accepted());
+  deps.deliveryWake.onSend((state, messages) =>
+    metrics.accepted(state, messages),
+  );
   try {
     await app.register(delivery, {
       config,

@@ -9,6 +9,10 @@ import {
 import type { Deps } from './deps.ts';
 import { adminAuditRoutes } from './features/audit/routes.ts';
 import {
+  adminBatchesRoutes,
+  batchesRoutes,
+} from './features/batches/routes.ts';
+import {
   adminBalancesRoutes,
   balancesRoutes,
 } from './features/balances/routes.ts';
@@ -52,6 +56,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           await admin.register(adminClientsRoutes(deps));
           await admin.register(adminBalancesRoutes(deps));
           await admin.register(adminMessagesRoutes(deps));
+          await admin.register(adminBatchesRoutes(deps));
           await admin.register(routeSplitsRoutes(deps));
           await admin.register(adminUsersRoutes(deps));
           await admin.register(adminRolesRoutes(deps));
@@ -67,6 +72,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
       clientOrUserScope(scope, deps);
       await scope.register(balancesRoutes(deps));
       await scope.register(messagesRoutes(deps));
+      await scope.register(batchesRoutes(deps));
     });
 
     await api.register(async (scope) => {

@@ -201,6 +201,13 @@ function adminCalls(ids: {
       'VIEW',
     ],
     [
+      'GET',
+      `/api/admin/clients/${clientId}/batches`,
+      undefined,
+      'CLIENT',
+      'VIEW',
+    ],
+    [
       'POST',
       `${defaultBalancePath(clientId)}/freecredit`,
       { amount: 1 },

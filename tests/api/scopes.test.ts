@@ -10,7 +10,7 @@ import { startServer, type TestServer } from '../support/start-server.ts';
 
 /**
  * The only calls an API client's id and secret may make (CONTRACT: its balance, with its
- * ledger and usage, messages, and the quote of a send).
+ * ledger and usage, messages, the quote of a send, and its batches).
  */
 const CLIENT_CALLS = [
   'GET /api/clients/:clientId/balances/default',
@@ -21,7 +21,12 @@ const CLIENT_CALLS = [
   'GET /api/clients/:clientId/messages',
   'GET /api/clients/:clientId/messages.csv',
   'GET /api/clients/:clientId/messages/:messageId',
+  'POST /api/clients/:clientId/messages/:messageId/cancel',
   'GET /api/clients/:clientId/quote',
+  'POST /api/clients/:clientId/batches',
+  'GET /api/clients/:clientId/batches',
+  'GET /api/clients/:clientId/batches/:batchId',
+  'POST /api/clients/:clientId/batches/:batchId/cancel',
 ];
 
 /** Reads the same for every caller, naming no client (signed-in scope): API clients too. */

@@ -290,6 +290,8 @@ export async function startDelivery(
       db,
       jobs.map((job) => job.data.messageId),
     );
+    const released = rows.filter((row) => row.released).length;
+    if (released > 0) observer.messages?.('ACCEPTED', released);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return Promise.all(
       jobs.map(async (job) => {

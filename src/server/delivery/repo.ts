@@ -18,27 +18,41 @@ export interface DeliveryRow {
    * since when one has been out of reach. `ageMs`: how long ago, by the database's clock.
    */
   attempts: { method: DeliveryMethod; state: string; ageMs: number }[];
-  /** Since the message was accepted, by the database's clock. */
+  /**
+   * Since the message was accepted (a scheduled one: since its sendAt, when it was released), by
+   * the database's clock.
+   */
   ageMs: number;
+  /** A scheduled message this load released: SCHEDULED → ACCEPTED now. */
+  released: boolean;
   /** The job that holds the message waiting, if any (migrations/010). */
   waitingJob: string | null;
 }
 
-/** The messages of a batch of jobs with their client's drawable splits and earlier attempts. */
+/**
+ * The messages of a batch of jobs with their client's drawable splits and earlier attempts. A
+ * scheduled message's job starts at its sendAt: the same statement releases it first
+ * (release_messages, migrations/019: SCHEDULED → ACCEPTED), so it is delivered as any other; a
+ * cancelled one stays CANCELED and its job completes with nothing sent. The statement reads the
+ * rows as they were before its own update, hence the state of a released row is written here.
+ */
 export async function loadForDelivery(
   q: Queryable,
   ids: string[],
 ): Promise<DeliveryRow[]> {
   return q.query<DeliveryRow>(
-    `SELECT m.id, m.state, m.sender, m.recipient, m.body, m.encoding, m.route,
+    `WITH released AS (SELECT id FROM release_messages($1::uuid[]) AS id)
+     SELECT m.id, CASE WHEN r.id IS NULL THEN m.state ELSE 'ACCEPTED' END AS state,
+       r.id IS NOT NULL AS released,
+       m.sender, m.recipient, m.body, m.encoding, m.route,
        m.waiting_job AS "waitingJob",
-       (extract(epoch FROM now() - m.date_created) * 1000)::float8 AS "ageMs",
+       (extract(epoch FROM now() - COALESCE(m.send_at, m.date_created)) * 1000)::float8 AS "ageMs",
        COALESCE((SELECT jsonb_agg(jsonb_build_object('method', s.delivery_method, 'weight', s.weight))
                  FROM route_splits s WHERE s.client_id = m.client_id AND s.weight > 0), '[]') AS splits,
        COALESCE((SELECT jsonb_agg(jsonb_build_object('method', a.method, 'state', a.state,
                    'ageMs', extract(epoch FROM now() - a.date_created) * 1000) ORDER BY a.id)
                  FROM message_attempts a WHERE a.message_id = m.id), '[]') AS attempts
-     FROM messages m WHERE m.id = ANY($1::uuid[])`,
+     FROM messages m LEFT JOIN released r ON r.id = m.id WHERE m.id = ANY($1::uuid[])`,
     [ids],
   );
 }

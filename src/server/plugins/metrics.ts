@@ -92,9 +92,12 @@ export class Metrics {
     callback: (outcome: 'ok' | 'failed') => this.#callbacks.inc({ outcome }),
   };
 
-  /** One message accepted by this node's send path. */
-  accepted(): void {
-    this.#messages.inc({ state: 'ACCEPTED' });
+  /** Messages accepted (or scheduled, or cancelled) by this node's send path. */
+  accepted(
+    state: 'ACCEPTED' | 'SCHEDULED' | 'CANCELED' = 'ACCEPTED',
+    messages = 1,
+  ): void {
+    this.#messages.inc({ state }, messages);
   }
 
   /** Counts every answer and serves GET /metrics (not under /api: scrapers expect it here). */

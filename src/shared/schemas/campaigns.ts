@@ -4,47 +4,23 @@ import {
   IdSchema,
   ListMetaSchema,
   pagingSchema,
-  text,
   TimestampSchema,
 } from './common.ts';
-import { MESSAGE_STATES } from './messages.ts';
+import { MESSAGE_STATES, SendSmsSchema, sendAtSchema } from './messages.ts';
+
+// Defined with the send, whose schema takes `sendAt` too (an import the other way round would be
+// a cycle).
+export { MAX_SCHEDULE_DAYS, sendAtSchema } from './messages.ts';
 
 /**
  * CONTRACT "Campaigns: scheduled and bulk sends": sends held until `sendAt`, and one body sent
  * to a list of recipients as a batch (all or nothing).
  */
 
-/** How far ahead a send may be scheduled. */
-export const MAX_SCHEDULE_DAYS = 35;
 /** Recipients of one batch. */
 export const MAX_BATCH_RECIPIENTS = 10_000;
 /** Bad entries a refused batch lists at most. */
 export const MAX_LISTED_BAD_ENTRIES = 20;
-
-/**
- * `sendAt`: an ISO 8601 date-time with its offset, from now up to 35 days ahead. `now` is a
- * parameter so the console checks with the same rule as the server.
- */
-export function sendAtSchema(now: () => number = Date.now) {
-  return z
-    .string('Send at must be an ISO 8601 date-time')
-    .refine(
-      (value) => z.iso.datetime({ offset: true }).safeParse(value).success,
-      {
-        message:
-          'Send at must be an ISO 8601 date-time with its offset, such as 2026-12-01T09:00:00Z',
-        abort: true,
-      },
-    )
-    .refine((value) => Date.parse(value) >= now() - 1000, {
-      message: 'Send at must not be in the past',
-      abort: true,
-    })
-    .refine(
-      (value) => Date.parse(value) <= now() + MAX_SCHEDULE_DAYS * 86_400_000,
-      `Send at must be at most ${MAX_SCHEDULE_DAYS} days ahead`,
-    );
-}
 
 export const BatchSchema = z
   .object({
@@ -84,7 +60,8 @@ export type CreatedBatch = z.infer<typeof CreatedBatchSchema>;
 
 /**
  * The batch request. Recipients are checked one by one by the service (a refusal lists the bad
- * entries with their index), so here they are only strings.
+ * entries with their index), so here they are only strings. Sender and body follow the single
+ * send's rules; no sender means the provider's short name, as on the single send.
  */
 export const CreateBatchSchema = z.object({
   recipients: z
@@ -97,8 +74,8 @@ export const CreateBatchSchema = z.object({
       MAX_BATCH_RECIPIENTS,
       `At most ${MAX_BATCH_RECIPIENTS} recipients in one batch`,
     ),
-  body: text('Body').min(1, 'Body cannot be empty'),
-  sender: text('Sender').optional(),
-  sendAt: z.string().optional(),
+  body: SendSmsSchema.shape.body,
+  sender: SendSmsSchema.shape.sender.optional(),
+  sendAt: sendAtSchema().optional(),
 });
 export type CreateBatchInput = z.input<typeof CreateBatchSchema>;

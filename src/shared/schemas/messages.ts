@@ -9,6 +9,7 @@ import { countSms, isValidSender, SENDER_RULE_MESSAGE } from '../sms.ts';
 import {
   AmountSchema,
   IdSchema,
+  idOf,
   ListMetaSchema,
   pagingSchema,
   text,
@@ -61,6 +62,34 @@ export const ATTEMPT_STATES = [
 ] as const;
 export type AttemptState = (typeof ATTEMPT_STATES)[number];
 
+/** How far ahead a send may be scheduled (CONTRACT "Campaigns: scheduled and bulk sends"). */
+export const MAX_SCHEDULE_DAYS = 35;
+
+/**
+ * `sendAt`: an ISO 8601 date-time with its offset, from now up to 35 days ahead. `now` is a
+ * parameter so the console checks with the same rule as the server.
+ */
+export function sendAtSchema(now: () => number = Date.now) {
+  return z
+    .string('Send at must be an ISO 8601 date-time')
+    .refine(
+      (value) => z.iso.datetime({ offset: true }).safeParse(value).success,
+      {
+        message:
+          'Send at must be an ISO 8601 date-time with its offset, such as 2026-12-01T09:00:00Z',
+        abort: true,
+      },
+    )
+    .refine((value) => Date.parse(value) >= now() - 1000, {
+      message: 'Send at must not be in the past',
+      abort: true,
+    })
+    .refine(
+      (value) => Date.parse(value) <= now() + MAX_SCHEDULE_DAYS * 86_400_000,
+      `Send at must be at most ${MAX_SCHEDULE_DAYS} days ahead`,
+    );
+}
+
 export const SendSmsSchema = z.object({
   sender: text('Sender')
     .trim()
@@ -87,6 +116,8 @@ export const SendSmsSchema = z.object({
     .max(100, 'Reference is too long')
     .optional()
     .default(''),
+  /** Held (SCHEDULED, charged at once) until then; absent: sent at once. */
+  sendAt: sendAtSchema().optional(),
 });
 export type SendSmsInput = z.input<typeof SendSmsSchema>;
 
@@ -176,6 +207,8 @@ export const MessageFilterSchema = z.object({
     .optional(),
   since: DateQuerySchema.optional(),
   until: DateQuerySchema.optional(),
+  /** The messages of one batch. */
+  batchId: idOf('batchId').optional(),
 });
 export type MessageFilter = z.infer<typeof MessageFilterSchema>;
 

@@ -2,13 +2,15 @@
 import type { DeliveryMethod } from '../types.ts';
 
 export type CallbackState =
+  | 'SCHEDULED'
   | 'ACCEPTED'
   | 'SUBMITTED'
   | 'DELIVERED'
   | 'UNDELIVERED'
   | 'EXPIRED'
   | 'REJECTED'
-  | 'FAILED';
+  | 'FAILED'
+  | 'CANCELED';
 
 export interface CallbackMessage {
   messageId: string;

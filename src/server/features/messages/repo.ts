@@ -83,6 +83,8 @@ export interface AcceptedSms {
   defaultPrice: string;
   /** Idempotency-Key of the request and a hash of its body, when the caller sent one. */
   idempotency?: { key: string; requestHash: string };
+  /** ISO 8601: held SCHEDULED until then, its delivery job starting then. */
+  sendAt?: string;
 }
 
 /** Where a refused send was going: the price list entry its recipient matched, if any. */
@@ -146,6 +148,7 @@ function batcherOf(q: Queryable) {
                 actorUserId: sms.actorUserId,
                 key: sms.idempotency?.key ?? null,
                 hash: sms.idempotency?.requestHash ?? null,
+                sendAt: sms.sendAt ?? null,
               })),
             ),
           ],
@@ -163,7 +166,8 @@ function batcherOf(q: Queryable) {
 /**
  * Prices the message at its recipient's destination (price_sms, migrations/015), checks the
  * destination is open to the client and the client within its messages a second, debits the
- * amount, stores the message as ACCEPTED, appends the ledger row and queues its delivery job,
+ * amount, stores the message as ACCEPTED (with a sendAt: SCHEDULED, migrations/019), appends the
+ * ledger row and queues its delivery job (a scheduled one's starting at its sendAt),
  * all in one transaction with the other sends of its batch. The debit is conditional
  * (`amount >= price`), so racing sends never overdraw; a refused send wrote nothing and its
  * refusal says why. With an idempotency key, an earlier answer to the same key comes back
@@ -194,6 +198,35 @@ export async function insertAcceptedMessage(
     default:
       return { kind: row.refusal };
   }
+}
+
+/**
+ * Cancels a SCHEDULED message and refunds it (cancel_messages, migrations/019): true when this
+ * call cancelled it, false when it was not SCHEDULED (any more): released, cancelled already by a
+ * racing call, or never scheduled. The caller has checked that it is the client's.
+ */
+export async function cancelMessage(
+  q: Queryable,
+  messageId: string,
+): Promise<boolean> {
+  const rows = await q.query(
+    'SELECT id FROM cancel_messages(ARRAY[$1::uuid]) AS id',
+    [messageId],
+  );
+  return rows.length > 0;
+}
+
+/** One message of a client, without its attempts and callbacks; null when it is not there. */
+export async function getMessage(
+  q: Queryable,
+  clientId: string,
+  messageId: string,
+): Promise<Message | null> {
+  const [row] = await q.query<MessageRow>(
+    `SELECT ${COLUMNS} FROM messages WHERE id = $1 AND client_id = $2`,
+    [messageId, clientId],
+  );
+  return row ? toMessage(row) : null;
 }
 
 /** What a send of `segments` to `recipient` from this client would cost and whether it may. */
@@ -254,19 +287,6 @@ export async function deleteExpiredIdempotencyKeys(
   );
 }
 
-/** Whether the client exists and, when `ownerId` is given, belongs to that user. */
-export async function clientExists(
-  q: Queryable,
-  clientId: string,
-  ownerId: string | null,
-): Promise<boolean> {
-  const rows = await q.query(
-    'SELECT 1 FROM clients WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)',
-    [clientId, ownerId],
-  );
-  return rows.length > 0;
-}
-
 /** The WHERE clause of the message log's filters, numbered from $1 (the client id). */
 function filterClause(
   clientId: string,
@@ -282,6 +302,7 @@ function filterClause(
   if (filter.recipient) add('recipient = ?', filter.recipient);
   if (filter.since) add('date_created >= ?::timestamptz', filter.since);
   if (filter.until) add('date_created < ?::timestamptz', filter.until);
+  if (filter.batchId) add('batch_id = ?', filter.batchId);
   return { where: conditions.join(' AND '), params };
 }
 
@@ -359,11 +380,8 @@ export async function findMessage(
   attempts: MessageAttempt[];
   callbacks: MessageCallback[];
 } | null> {
-  const [row] = await q.query<MessageRow>(
-    `SELECT ${COLUMNS} FROM messages WHERE id = $1 AND client_id = $2`,
-    [messageId, clientId],
-  );
-  if (!row) return null;
+  const message = await getMessage(q, clientId, messageId);
+  if (!message) return null;
   const attempts = await q.query<AttemptRow>(
     `SELECT method, state, provider_message_id, error, date_created
      FROM message_attempts WHERE message_id = $1 ORDER BY id`,
@@ -388,7 +406,7 @@ export async function findMessage(
       error: c.error,
       dateCreated: c.date_created.toISOString(),
     })),
-    message: toMessage(row),
+    message,
     attempts: attempts.map((a) => ({
       method: a.method,
       state: a.state,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -7,7 +7,6 @@ import {
   IdSchema,
 } from '../../../shared/schemas/common.ts';
 import {
-  IdempotencyKeySchema,
   MessageDetailSchema,
   MessageFilterSchema,
   MessageListSchema,
@@ -17,7 +16,7 @@ import {
 } from '../../../shared/schemas/messages.ts';
 import { QuoteSchema } from '../../../shared/schemas/prices.ts';
 import type { Deps } from '../../deps.ts';
-import { badRequest } from '../../errors.ts';
+import { idempotencyKey } from '../../idempotency.ts';
 import { errorResponses } from '../../schemas.ts';
 import * as service from './service.ts';
 
@@ -28,14 +27,6 @@ const MessageParamsSchema = z.object({
   clientId: IdSchema,
   messageId: IdSchema,
 });
-
-function idempotencyKey(request: FastifyRequest): string | undefined {
-  const header = request.headers['idempotency-key'];
-  if (header === undefined) return undefined;
-  const parsed = IdempotencyKeySchema.safeParse(header);
-  if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
-  return parsed.data;
-}
 
 async function sendCsv(
   reply: FastifyReply,
@@ -50,7 +41,7 @@ async function sendCsv(
 
 const LOG_DESCRIPTION =
   'Newest first. Filters: state, recipient (cleaned like a send), since and until (ISO 8601; ' +
-  'until is exclusive).';
+  'until is exclusive), batchId (the messages of one batch).';
 
 /**
  * Sending SMS from one of my clients and reading its message log; an API client may do both
@@ -77,7 +68,10 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             '(1 to 255 printable ASCII characters), a repeat of the same request for the same ' +
             'client within 24 hours answers the first message again (201, header ' +
             '`Idempotent-Replayed: true`) and charges nothing; the same key with a different ' +
-            'request answers 422. A refused send (402, 404) keeps no key.',
+            'request answers 422. A refused send (402, 404) keeps no key. With `sendAt` (ISO 8601 ' +
+            'with its offset, from now up to 35 days ahead, else 400) the message is charged and ' +
+            "counted against the client's messages a second now, and stays SCHEDULED until " +
+            'then; `sendAt` is part of the request an Idempotency-Key stands for.',
           params: ClientIdParamsSchema,
           body: SendSmsSchema,
           response: {
@@ -98,6 +92,30 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
         );
         if (replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(201).send(message);
+      },
+    );
+
+    app.post(
+      '/clients/:clientId/messages/:messageId/cancel',
+      {
+        schema: {
+          tags,
+          summary:
+            'Cancel a scheduled message: CANCELED and its price refunded (409 unless SCHEDULED)',
+          description:
+            'The refund is one REFUND ledger entry, exactly once even when cancels race. A ' +
+            'message already released into delivery (or in any other state than SCHEDULED) ' +
+            'answers 409. Needs ROLE_SMS_CREATE.',
+          params: MessageParamsSchema,
+          response: {
+            200: MessageSchema,
+            ...errorResponses(400, 401, 403, 404, 409),
+          },
+        },
+      },
+      async (request) => {
+        const { clientId, messageId } = request.params;
+        return service.cancelMessage(deps, request.actor, clientId, messageId);
       },
     );
 

@@ -8,10 +8,12 @@ import type {
 } from '../../../shared/schemas/messages.ts';
 import type { Quote } from '../../../shared/schemas/prices.ts';
 import { countSms } from '../../../shared/sms.ts';
+import { checkClient } from '../../auth/client-access.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import {
   badRequest,
+  conflict,
   forbidden,
   HttpError,
   notFound,
@@ -22,6 +24,9 @@ import { csvField } from '../../../shared/csv.ts';
 import * as repo from './repo.ts';
 
 export const NOT_ENOUGH_BALANCE = 'Not enough balance';
+/** The 409 of a cancel: only a SCHEDULED message can be cancelled. */
+export const notScheduled = (state: string) =>
+  `Only a scheduled message can be cancelled; this message is ${state}`;
 export const IDEMPOTENCY_KEY_REUSED =
   'This Idempotency-Key was already used with a different request';
 
@@ -59,12 +64,20 @@ export function throttled(retryAfterSeconds: number): HttpError {
  * Needs ROLE_SMS_CREATE held by the caller (for an API client, by its owner). With an
  * idempotency key, a repeat of the same request within 24 hours answers the first message
  * again (`replayed`) and charges nothing; the same key with another request is refused (422).
+ * With `sendAt` (validated by the schema) the message is charged and counted against the
+ * client's messages a second now, and held SCHEDULED until then (CONTRACT "Campaigns").
  */
 export async function sendSms(
   deps: Deps,
   principal: Principal,
   clientId: string,
-  input: { sender: string; recipient: string; body: string; reference: string },
+  input: {
+    sender: string;
+    recipient: string;
+    body: string;
+    reference: string;
+    sendAt?: string;
+  },
   idempotencyKey?: string,
 ): Promise<{ message: Message; replayed: boolean }> {
   if (!principal.roles.includes(SMS_CREATE_ROLE)) {
@@ -72,7 +85,7 @@ export async function sendSms(
   }
   // Refused here rather than by the database: sends are written in batches, and one text
   // PostgreSQL cannot store would fail the whole batch.
-  const texts = Object.values(input);
+  const texts = [input.sender, input.recipient, input.body, input.reference];
   if (texts.some((value) => value.includes('\u0000'))) {
     throw badRequest('Text must not contain NUL characters');
   }
@@ -107,8 +120,41 @@ export async function sendSms(
     case 'throttled':
       throw throttled(outcome.retryAfterSeconds);
   }
-  if (!outcome.replayed) deps.deliveryWake.wake();
+  if (!outcome.replayed) {
+    // A scheduled send has nothing to deliver now: its job starts at sendAt.
+    if (outcome.message.state === 'SCHEDULED') {
+      deps.deliveryWake.count('SCHEDULED');
+    } else {
+      deps.deliveryWake.wake();
+    }
+  }
   return { message: outcome.message, replayed: outcome.replayed };
+}
+
+/**
+ * Cancels a scheduled message of the caller's client: CANCELED and its price refunded through
+ * the ledger, exactly once however many cancels race, and never once its release has begun
+ * (cancel_messages, migrations/019). Needs ROLE_SMS_CREATE, as the send it undoes. Unknown client
+ * or message → 404; any state but SCHEDULED → 409.
+ */
+export async function cancelMessage(
+  deps: Deps,
+  principal: Principal,
+  clientId: string,
+  messageId: string,
+): Promise<Message> {
+  if (!principal.roles.includes(SMS_CREATE_ROLE)) {
+    throw forbidden(`Cancelling an SMS needs the role ${SMS_CREATE_ROLE}`);
+  }
+  await checkClient(deps, clientId, principal.user.id);
+  if (!(await repo.getMessage(deps.db, clientId, messageId))) {
+    throw notFound('Message');
+  }
+  const canceled = await repo.cancelMessage(deps.db, messageId);
+  const message = (await repo.getMessage(deps.db, clientId, messageId))!;
+  if (!canceled) throw conflict(notScheduled(message.state));
+  deps.deliveryWake.count('CANCELED');
+  return message;
 }
 
 /**
@@ -152,20 +198,6 @@ export async function quoteSms(
 function hashRequest(input: object): string {
   const sorted = Object.fromEntries(Object.entries(input).sort());
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
-}
-
-/**
- * Whose message log a call may read: the owner's own client (ownerId), or any client for staff
- * (ownerId null, the admin scope has checked the role). An unknown client answers 404.
- */
-async function checkClient(
-  deps: Deps,
-  clientId: string,
-  ownerId: string | null,
-): Promise<void> {
-  if (!(await repo.clientExists(deps.db, clientId, ownerId))) {
-    throw notFound('Client');
-  }
 }
 
 export async function listMessages(

@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import { cleanRecipient, isValidRecipient } from '../../../shared/recipient.ts';
+import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
+import {
+  MAX_LISTED_BAD_ENTRIES,
+  type Batch,
+  type BatchList,
+  type CreatedBatch,
+} from '../../../shared/schemas/campaigns.ts';
+import { countSms } from '../../../shared/sms.ts';
+import { checkClient } from '../../auth/client-access.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { Deps } from '../../deps.ts';
+import {
+  badRequest,
+  forbidden,
+  notFound,
+  paymentRequired,
+  unprocessable,
+} from '../../errors.ts';
+import * as repo from './repo.ts';
+
+/** The single send's texts (features/messages), which a batch answers in the same cases. */
+export const NOT_ENOUGH_BALANCE = 'Not enough balance';
+export const IDEMPOTENCY_KEY_REUSED =
+  'This Idempotency-Key was already used with a different request';
+
+/** An entry as a refusal quotes it: JSON-quoted, long ones cut. */
+function quoted(entry: string): string {
+  const shown = entry.length > 40 ? `${entry.slice(0, 40)}…` : entry;
+  return JSON.stringify(shown);
+}
+
+/** "3 (a), 17 (b)", at most MAX_LISTED_BAD_ENTRIES of them, then "and N more". */
+function listed(entries: string[]): string {
+  const shown = entries.slice(0, MAX_LISTED_BAD_ENTRIES).join(', ');
+  const more = entries.length - MAX_LISTED_BAD_ENTRIES;
+  return more > 0 ? `${shown} and ${more} more` : shown;
+}
+
+/**
+ * Recipients cleaned as the single send cleans them (src/shared/recipient.ts), duplicates
+ * dropped (the first stays). Any malformed entry refuses the whole batch (400), naming up to
+ * MAX_LISTED_BAD_ENTRIES of them by their index in the request (from 0).
+ */
+export function checkRecipients(recipients: string[]): string[] {
+  const bad: string[] = [];
+  const distinct = new Set<string>();
+  recipients.forEach((entry, index) => {
+    const cleaned = cleanRecipient(entry);
+    if (isValidRecipient(cleaned)) distinct.add(cleaned);
+    else bad.push(`${index} (${quoted(entry)})`);
+  });
+  if (bad.length === 1) {
+    throw badRequest(
+      `Recipient ${bad[0]} is not a phone number of 6 to 15 digits`,
+    );
+  }
+  if (bad.length > 1) {
+    throw badRequest(
+      `Recipients ${listed(bad)} are not phone numbers of 6 to 15 digits`,
+    );
+  }
+  return [...distinct];
+}
+
+/** The 403 of a batch: every refused destination (up to the listed maximum) with its index. */
+function refusedMessage(
+  recipients: string[],
+  indexOf: Map<string, number>,
+  refused: repo.RefusedRecipient[],
+): string {
+  const entries = refused.map((r) => {
+    const recipient = recipients[r.position]!;
+    const where =
+      r.prefix === null
+        ? `+${recipient}`
+        : `+${recipient}, ${r.name}, prefix ${r.prefix}`;
+    const why =
+      r.refusal === 'blocked' ? 'blocked' : 'not allowed for this client';
+    return `${indexOf.get(recipient)} (${where}: ${why})`;
+  });
+  return `Sending to ${refused.length === 1 ? 'recipient' : 'recipients'} ${listed(entries)} is not allowed; nothing was sent`;
+}
+
+/**
+ * Sends one body to a list of recipients from a client, all or nothing: malformed recipients
+ * (400), refused destinations (403) or a total beyond the balance (402) charge and create
+ * nothing. Otherwise one debit, and the batch, its messages, ledger rows and delivery jobs are
+ * written in one transaction. Needs ROLE_SMS_CREATE, as the single send. With an idempotency key,
+ * a repeat within 24 hours answers the first batch again (`replayed`) and charges nothing.
+ */
+export async function createBatch(
+  deps: Deps,
+  principal: Principal,
+  clientId: string,
+  input: {
+    recipients: string[];
+    body: string;
+    sender?: string | undefined;
+    sendAt?: string | undefined;
+  },
+  idempotencyKey?: string,
+): Promise<{ batch: CreatedBatch; replayed: boolean }> {
+  if (!principal.roles.includes(SMS_CREATE_ROLE)) {
+    throw forbidden(`Sending SMS needs the role ${SMS_CREATE_ROLE}`);
+  }
+  const sender = input.sender ?? deps.config.branding.providerShortName;
+  if ([sender, input.body].some((value) => value.includes('\u0000'))) {
+    throw badRequest('Text must not contain NUL characters');
+  }
+  const recipients = checkRecipients(input.recipients);
+  const sendAt = input.sendAt ? new Date(input.sendAt).toISOString() : null;
+  const { encoding, segments } = countSms(input.body);
+  const outcome = await repo.createBatch(deps.db, {
+    clientId,
+    ownerId: principal.user.id,
+    actorUserId: principal.user.id,
+    sender,
+    body: input.body,
+    encoding,
+    segments,
+    recipients,
+    sendAt,
+    defaultPrice: deps.config.smsPrice,
+    idempotency: idempotencyKey
+      ? {
+          key: idempotencyKey,
+          requestHash: hashRequest({
+            recipients,
+            body: input.body,
+            sender,
+            sendAt,
+          }),
+        }
+      : undefined,
+  });
+  switch (outcome.kind) {
+    case 'no-client':
+      throw notFound('Client');
+    case 'no-balance':
+      throw paymentRequired(NOT_ENOUGH_BALANCE);
+    case 'key-reused':
+      throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+    case 'refused': {
+      const indexOf = new Map<string, number>();
+      input.recipients.forEach((entry, index) => {
+        const cleaned = cleanRecipient(entry);
+        if (!indexOf.has(cleaned)) indexOf.set(cleaned, index);
+      });
+      throw forbidden(refusedMessage(recipients, indexOf, outcome.refused));
+    }
+  }
+  if (!outcome.replayed) {
+    if (sendAt === null) deps.deliveryWake.wake(outcome.batch.total);
+    else deps.deliveryWake.count('SCHEDULED', outcome.batch.total);
+  }
+  return { batch: outcome.batch, replayed: outcome.replayed };
+}
+
+/** The same request is the same checked body (recipients cleaned and de-duplicated). */
+function hashRequest(input: object): string {
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+}
+
+export async function listBatches(
+  deps: Deps,
+  clientId: string,
+  ownerId: string | null,
+  page: { count: number; offset: number },
+): Promise<BatchList> {
+  await checkClient(deps, clientId, ownerId);
+  const { items, total } = await repo.listBatches(deps.db, clientId, page);
+  return {
+    total,
+    count: items.length,
+    offset: page.offset,
+    batches: items,
+  };
+}
+
+export async function getBatch(
+  deps: Deps,
+  clientId: string,
+  ownerId: string | null,
+  batchId: string,
+): Promise<Batch> {
+  await checkClient(deps, clientId, ownerId);
+  const batch = await repo.findBatch(deps.db, clientId, batchId);
+  if (!batch) throw notFound('Batch');
+  return batch;
+}
+
+/**
+ * Cancels the batch's messages still SCHEDULED (each CANCELED and refunded exactly once, by
+ * cancel_messages: a message released meanwhile is left as it is) and answers the batch. Needs
+ * ROLE_SMS_CREATE, as the send it undoes, and as a single message's cancel.
+ */
+export async function cancelBatch(
+  deps: Deps,
+  principal: Principal,
+  clientId: string,
+  batchId: string,
+): Promise<Batch> {
+  if (!principal.roles.includes(SMS_CREATE_ROLE)) {
+    throw forbidden(`Cancelling an SMS needs the role ${SMS_CREATE_ROLE}`);
+  }
+  await getBatch(deps, clientId, principal.user.id, batchId);
+  const canceled = await repo.cancelScheduled(deps.db, batchId);
+  if (canceled > 0) deps.deliveryWake.count('CANCELED', canceled);
+  return getBatch(deps, clientId, principal.user.id, batchId);
+}
