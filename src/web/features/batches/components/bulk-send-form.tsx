@@ -16,7 +16,7 @@ import { TextAreaField } from '../../../components/ui/field';
 import { FormActions } from '../../../components/ui/form-actions';
 import { SectionCard } from '../../../components/ui/section-card';
 import { useToast } from '../../../components/ui/toaster';
-import { errorText, isApiError } from '../../../lib/api-error';
+import { errorText, sendFailureText } from '../../../lib/api-error';
 import { formatDateTime, formatPrice } from '../../../lib/format';
 import {
   refineSendLater,
@@ -97,12 +97,6 @@ function usePricedGroups(
         : null,
     };
   });
-}
-
-function failureText(error: unknown): string {
-  return isApiError(error, 402)
-    ? 'Failed to send. Not enough Balance.'
-    : errorText(error);
 }
 
 /**
@@ -259,7 +253,7 @@ export function BulkSendForm({
       ) : null}
       {send.error ? (
         <Alert tone="danger" onDismiss={() => send.reset()}>
-          {failureText(send.error)}
+          {sendFailureText(send.error)}
         </Alert>
       ) : null}
       <FormActions

@@ -20,7 +20,7 @@ import { useToast } from '../../../components/ui/toaster';
 import type { Message } from '../../../../shared/schemas/messages';
 import { paths } from '../../../config/paths';
 import type { Quote } from '../../../../shared/schemas/prices';
-import { errorText, isApiError } from '../../../lib/api-error';
+import { sendFailureText } from '../../../lib/api-error';
 import { priceSourceText } from '../../../lib/format';
 import {
   refineSendLater,
@@ -77,12 +77,6 @@ function useLiveQuote(clientId: string, typed: QuoteQuery): Quote | undefined {
   return quote.data && cleanRecipient(quote.data.recipient) === typed.recipient
     ? quote.data
     : undefined;
-}
-
-function failureText(error: unknown): string {
-  return isApiError(error, 402)
-    ? 'Failed to send. Not enough Balance.'
-    : errorText(error);
 }
 
 /**
@@ -274,7 +268,7 @@ export function SmsForm({
         ) : null}
         {send.error ? (
           <Alert tone="danger" onDismiss={() => send.reset()}>
-            {failureText(send.error)}
+            {sendFailureText(send.error)}
           </Alert>
         ) : null}
         {/* Where the eye is after sending (the toast says it was sent, this where it went). */}
