@@ -39,7 +39,7 @@ test.describe('Campaigns', () => {
     );
 
     // Fixed in place.
-    const recipients = page.getByLabel('Recipients', { exact: true });
+    const recipients = page.getByLabel('Phone numbers');
     await recipients.fill(
       (await recipients.inputValue()).replace('not-a-number', '447700900003'),
     );

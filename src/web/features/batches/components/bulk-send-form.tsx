@@ -191,7 +191,7 @@ export function BulkSendForm({
     <form className="stack" onSubmit={onSubmit} noValidate>
       <SectionCard title="Recipients" className="stack">
         <TextAreaField
-          label="Recipients"
+          label="Phone numbers"
           hint="One phone number a line, with its country code. From a CSV, the first column counts and a header line is skipped."
           error={errors.recipients?.message}
           textareaProps={{

@@ -66,7 +66,7 @@ function serveBulk(extra: Record<string, Route> = {}) {
 
 async function openBulk() {
   const view = renderApp('/messaging/bulk', { loggedIn: true });
-  const recipients = await screen.findByLabelText('Recipients', undefined, {
+  const recipients = await screen.findByLabelText('Phone numbers', undefined, {
     timeout: 10_000,
   });
   return { ...view, recipients };
