@@ -103,7 +103,7 @@ describe('Bulk send', { timeout: 20_000 }, () => {
     );
     await user.type(screen.getByLabelText('Body'), 'Hello');
     await user.click(
-      screen.getByRole('button', { name: 'Send to 2 recipients' }),
+      await screen.findByRole('button', { name: 'Send to 2 recipients' }),
     );
     expect(
       await screen.findByText('Fix or remove the bad line before sending.'),
@@ -137,7 +137,7 @@ describe('Bulk send', { timeout: 20_000 }, () => {
       ),
     );
     await waitFor(() =>
-      expect(recipients).toHaveValue(expect.stringContaining('bad,Cid')),
+      expect((recipients as HTMLTextAreaElement).value).toContain('bad,Cid'),
     );
     await waitFor(() => expect(counts()).toHaveTextContent('1 bad line'));
     expect(screen.getByRole('list', { name: 'Bad lines' })).toHaveTextContent(
@@ -182,7 +182,7 @@ describe('Bulk send', { timeout: 20_000 }, () => {
     expect([...quoted].sort()).toEqual(['33612345678', '447700900123']);
 
     await user.click(
-      screen.getByRole('button', { name: 'Send to 3 recipients' }),
+      await screen.findByRole('button', { name: 'Send to 3 recipients' }),
     );
     const dialog = await screen.findByRole('alertdialog', {
       name: 'Send this message to 3 recipients for EUR 0.22?',
@@ -212,7 +212,7 @@ describe('Bulk send', { timeout: 20_000 }, () => {
       ),
     ).toBeInTheDocument();
     await user.click(
-      screen.getByRole('button', { name: 'Send to 2 recipients' }),
+      await screen.findByRole('button', { name: 'Send to 2 recipients' }),
     );
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(requests.some((r) => r.method === 'POST')).toBe(false);
@@ -233,8 +233,9 @@ describe('Bulk send', { timeout: 20_000 }, () => {
     await user.paste('447700900123');
     await user.type(screen.getByLabelText('Body'), 'Hi');
     const send = async () => {
+      // The count follows the typing once it pauses.
       await user.click(
-        screen.getByRole('button', { name: 'Send to 1 recipient' }),
+        await screen.findByRole('button', { name: 'Send to 1 recipient' }),
       );
       await user.click(
         within(await screen.findByRole('alertdialog')).getByRole('button', {
@@ -283,7 +284,7 @@ describe('Bulk send', { timeout: 20_000 }, () => {
     const picker = screen.getByLabelText(/^Send at \(UTC[+-]\d{2}:\d{2}\)$/);
     fireEvent.change(picker, { target: { value: '2020-01-01T09:00' } });
     await user.click(
-      screen.getByRole('button', { name: 'Send to 1 recipient' }),
+      await screen.findByRole('button', { name: 'Send to 1 recipient' }),
     );
     expect(
       await screen.findByText('Send at must not be in the past'),
@@ -293,7 +294,7 @@ describe('Bulk send', { timeout: 20_000 }, () => {
     const local = `${soon.getFullYear()}-${pad(soon.getMonth() + 1)}-${pad(soon.getDate())}T09:00`;
     fireEvent.change(picker, { target: { value: local } });
     await user.click(
-      screen.getByRole('button', { name: 'Send to 1 recipient' }),
+      await screen.findByRole('button', { name: 'Send to 1 recipient' }),
     );
     const dialog = await screen.findByRole('alertdialog', {
       name: /^Schedule for .+ this message to 1 recipient for EUR 0\.07\?$/,
