@@ -22,6 +22,7 @@ test('every customer screen passes axe', async ({ page, user }) => {
     ['/billing/paymentMethods', 'Payment Methods'],
     ['/billing/prices', 'Prices'],
     ['/messaging/sms', 'Send an SMS'],
+    ['/messaging/bulk', 'Bulk send'],
     ['/users/me', 'My User'],
     ['/users/me/password', 'Change Password'],
     ['/no-such-page', 'Page Not Found'],

@@ -82,6 +82,13 @@ for (const viewport of VIEWPORTS) {
   }) => {
     test.setTimeout(90_000);
     const client = await seedCustomer(request, user);
+    // A batch, for its page (Bulk send, issue 20).
+    const batch = await request.post(`/api/clients/${client.id}/batches`, {
+      headers: { authorization: basicAuth(user.email, user.password) },
+      data: { recipients: ['447700900123', '447700900456'], body: 'Hello' },
+    });
+    expect(batch.status(), await batch.text()).toBe(201);
+    const { id: batchId } = (await batch.json()) as { id: string };
     await page.setViewportSize(viewport);
     await loginAs(page, user);
 
@@ -90,6 +97,8 @@ for (const viewport of VIEWPORTS) {
       '/clients',
       `/clients/${client.id}`,
       '/messaging/sms',
+      '/messaging/bulk',
+      `/messaging/bulk/${batchId}`,
       '/users/me',
       '/users/me/password',
       '/billing/paymentMethods',
@@ -101,7 +110,8 @@ for (const viewport of VIEWPORTS) {
     }
 
     await page.goto('/#/messaging/log');
-    await page.getByRole('table', { name: /^Messages 1 to 2/ }).waitFor();
+    // The two single sends and the batch's two messages.
+    await page.getByRole('table', { name: /^Messages 1 to 4/ }).waitFor();
     await expectFits(page, 'Message Log');
 
     await page.goto('/#/billing/balance');

@@ -112,7 +112,7 @@ export const routes: RouteObject[] = [
             ),
           },
           {
-            // The Send SMS and Message Log screens under tabs of their own.
+            // The Send SMS, Bulk send and Message Log screens under tabs of their own.
             path: paths.messaging,
             lazy: screen(
               () => import('./routes/messaging'),
@@ -125,6 +125,20 @@ export const routes: RouteObject[] = [
                 lazy: screen(
                   () => import('./routes/messaging-sms'),
                   (m) => m.MessagingSmsRoute,
+                ),
+              },
+              {
+                path: paths.bulk,
+                lazy: screen(
+                  () => import('./routes/messaging-bulk'),
+                  (m) => m.MessagingBulkRoute,
+                ),
+              },
+              {
+                path: `${paths.bulk}/:batchId`,
+                lazy: screen(
+                  () => import('./routes/messaging-batch'),
+                  (m) => m.MessagingBatchRoute,
                 ),
               },
               {

@@ -7,6 +7,13 @@ export const paths = {
   messaging: '/messaging',
   sms: '/messaging/sms',
   messageLog: '/messaging/log',
+  /** Bulk send: one body to a list of recipients, and the batches sent so far. */
+  bulk: '/messaging/bulk',
+  /** A batch's progress by state. */
+  batch: (batchId: string) => `/messaging/bulk/${encodeURIComponent(batchId)}`,
+  /** The Message Log showing a batch's messages only. */
+  batchMessages: (batchId: string) =>
+    `/messaging/log?batchId=${encodeURIComponent(batchId)}`,
   /** The Message Log with this message's panel open. */
   message: (messageId: string) =>
     `/messaging/log?message=${encodeURIComponent(messageId)}`,

@@ -32,3 +32,10 @@ export function errorText(error: unknown): string {
     ? error.message
     : 'The server could not be reached. Please try again.';
 }
+
+/** Why a send (one SMS or a batch) failed: 402 in the spec's words, else the server's reason. */
+export function sendFailureText(error: unknown): string {
+  return isApiError(error, 402)
+    ? 'Failed to send. Not enough Balance.'
+    : errorText(error);
+}

@@ -24,6 +24,8 @@ export const queryKeys = {
   prices: {
     all: ['prices'] as const,
     list: (query: object) => ['prices', 'list', query] as const,
+    /** Every entry at once, to group a bulk send's recipients by destination. */
+    entries: ['prices', 'entries'] as const,
   },
   /** What a send would cost and whether it is allowed (recipient and body in `query`). */
   quote: (clientId: string, query: object) =>
@@ -47,6 +49,14 @@ export const queryKeys = {
         'detail',
         messageId,
       ] as const,
+  },
+  /** A client's batches (bulk sends) and their progress. */
+  batches: {
+    ofClient: (clientId: string) => ['batches', clientId] as const,
+    list: (clientId: string, offset: number) =>
+      ['batches', clientId, 'list', offset] as const,
+    detail: (clientId: string, batchId: string) =>
+      ['batches', clientId, 'detail', batchId] as const,
   },
   admin: {
     clients: {

@@ -7,7 +7,7 @@ import {
 } from './message-log-model';
 
 /**
- * The log's filters as they live in the URL (`?state=…&recipient=…&since=…&until=…&offset=…`),
+ * The log's filters as they live in the URL (`?state=…&recipient=…&since=…&until=…&batchId=…&offset=…`),
  * so a filtered page survives a reload, a shared link and the Back button. Dates are calendar
  * days in the browser's time zone; the API gets them as ISO 8601 instants.
  */
@@ -18,7 +18,12 @@ export interface MessageFilters {
   since?: string;
   /** `YYYY-MM-DD`: to the end of this day. */
   until?: string;
+  /** Only the messages of this batch (a batch page links here). */
+  batchId?: string;
 }
+
+const BATCH_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -42,13 +47,21 @@ export function filtersFromSearch(params: URLSearchParams): MessageFilters {
   if (isDay(since)) filters.since = since;
   const until = params.get('until') ?? '';
   if (isDay(until)) filters.until = until;
+  const batchId = params.get('batchId') ?? '';
+  if (BATCH_ID.test(batchId)) filters.batchId = batchId;
   return filters;
 }
 
 /** The query of a log page: its filters and, past the first page, its offset. */
 export function searchFor(filters: MessageFilters, offset = 0): string {
   const params = new URLSearchParams();
-  for (const key of ['state', 'recipient', 'since', 'until'] as const) {
+  for (const key of [
+    'state',
+    'recipient',
+    'since',
+    'until',
+    'batchId',
+  ] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }
@@ -59,7 +72,11 @@ export function searchFor(filters: MessageFilters, offset = 0): string {
 
 export function hasFilters(filters: MessageFilters): boolean {
   return Boolean(
-    filters.state || filters.recipient || filters.since || filters.until,
+    filters.state ||
+    filters.recipient ||
+    filters.since ||
+    filters.until ||
+    filters.batchId,
   );
 }
 
@@ -79,6 +96,7 @@ export function filtersQuery(
     recipient: filters.recipient,
     since: filters.since ? startOfDay(filters.since).toISOString() : undefined,
     until,
+    batchId: filters.batchId,
   };
 }
 

@@ -9,9 +9,12 @@ import { api, unwrap } from '../../../lib/api-client';
 /** An SMS as the shared schema leaves it: sender trimmed, recipient cleaned (spec §5). */
 export type SmsPayload = z.output<typeof SendSmsSchema>;
 
+/** What is posted: the SMS and, when sent later, its `sendAt` (CONTRACT "Campaigns"). */
+export type SmsRequest = SmsPayload & { sendAt?: string };
+
 export async function sendSms(input: {
   clientId: string;
-  sms: SmsPayload;
+  sms: SmsRequest;
 }): Promise<Message> {
   return unwrap(
     await api.post<Message>(

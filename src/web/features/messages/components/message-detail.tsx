@@ -1,8 +1,13 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { formatMoney } from '../../../../shared/money';
 import { Alert } from '../../../components/ui/alert';
 import { SectionCard } from '../../../components/ui/section-card';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useToast } from '../../../components/ui/toaster';
+import { paths } from '../../../config/paths';
+import { useCancelMessage } from '../api/cancel-message';
 import { Skeleton } from '../../../components/ui/spinner';
 import { errorText, isApiError } from '../../../lib/api-error';
 import { callbackOutcome } from '../../../lib/callback-outcome';
@@ -56,7 +61,10 @@ export function MessageDetail({
   }
   return (
     <div className="stack message-detail">
-      <MessageFields message={message.data} />
+      {message.data.state === 'SCHEDULED' && !source.asAdmin ? (
+        <CancelScheduled message={message.data} />
+      ) : null}
+      <MessageFields message={message.data} asAdmin={source.asAdmin} />
       <Attempts attempts={message.data.attempts} />
       {message.data.callbacks.length > 0 ? (
         <Callbacks callbacks={message.data.callbacks} />
@@ -65,8 +73,85 @@ export function MessageDetail({
   );
 }
 
-function MessageFields({ message }: { message: Detail }) {
-  const fields: [term: string, value: ReactNode, className?: string][] = [
+/**
+ * A SCHEDULED message can be cancelled until its send time: after a confirmation it becomes
+ * CANCELED and its price is refunded (the panel shows both once asked again).
+ */
+function CancelScheduled({ message }: { message: Detail }) {
+  const toast = useToast();
+  const cancel = useCancelMessage();
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div className="stack-sm">
+      <div>
+        <Button variant="danger" onClick={() => setConfirming(true)}>
+          Cancel scheduled message
+        </Button>
+      </div>
+      {cancel.error ? (
+        <Alert tone="danger" onDismiss={() => cancel.reset()}>
+          {isApiError(cancel.error, 409)
+            ? 'It can no longer be cancelled: it has been sent already.'
+            : errorText(cancel.error)}
+        </Alert>
+      ) : null}
+      <ConfirmDialog
+        open={confirming}
+        destructive
+        pending={cancel.isPending}
+        text={`Cancel this message to ${message.recipient}? ${formatMoney(message.currency, message.price)} is refunded.`}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() =>
+          cancel.mutate(
+            { clientId: message.clientId, messageId: message.id },
+            {
+              onSuccess: () =>
+                toast.show('Message canceled and refunded', {
+                  tone: 'success',
+                }),
+              onSettled: () => setConfirming(false),
+            },
+          )
+        }
+      />
+    </div>
+  );
+}
+
+type FieldRow = [term: string, value: ReactNode, className?: string];
+
+/** The rows of a scheduled or batch send: the refund of a cancel, the send time, its batch. */
+function scheduling(message: Detail, asAdmin: boolean): FieldRow[] {
+  const rows: FieldRow[] = [];
+  if (message.state === 'CANCELED') {
+    rows.push([
+      'Refunded',
+      formatMoney(message.currency, message.price),
+      'tabular',
+    ]);
+  }
+  if (message.sendAt) rows.push(['Send at', formatDateTime(message.sendAt)]);
+  if (message.batchId) {
+    rows.push(
+      asAdmin
+        ? ['Batch ID', message.batchId, 'mono']
+        : [
+            'Batch',
+            <Link to={paths.batch(message.batchId)}>Open its batch</Link>,
+          ],
+    );
+  }
+  return rows;
+}
+
+function MessageFields({
+  message,
+  asAdmin = false,
+}: {
+  message: Detail;
+  asAdmin?: boolean;
+}) {
+  const fields: FieldRow[] = [
     ['State', <MessageStateBadge state={message.state} />],
     ['Recipient', message.recipient, 'tabular'],
     ['Sender', message.sender],
@@ -95,6 +180,7 @@ function MessageFields({ message }: { message: Detail }) {
       'tabular',
     ],
     ['Price', formatMoney(message.currency, message.price), 'tabular'],
+    ...scheduling(message, asAdmin),
     ['Created', formatDateTime(message.dateCreated)],
     ['Updated', formatDateTime(message.dateUpdated)],
     ['Message ID', message.id, 'mono'],

@@ -13,7 +13,7 @@ import {
   type MessageFiltersValues,
 } from '../message-filters';
 import { MESSAGE_STATES } from '../message-log-model';
-import { stateText } from './message-state-badge';
+import { stateText } from '../../../lib/message-states';
 import './message-log.css';
 import '../../../components/ui/field.css';
 
@@ -43,7 +43,10 @@ export function MessageFiltersForm({
       className="card message-filters"
       aria-label="Message filters"
       noValidate
-      onSubmit={handleSubmit((values) => onApply(filtersFromForm(values)))}
+      // The batch is not a field: applying keeps it, Clear filters drops it too.
+      onSubmit={handleSubmit((values) =>
+        onApply({ ...filtersFromForm(values), batchId: filters.batchId }),
+      )}
     >
       <div className="field">
         <label className="field-label" htmlFor={stateId}>

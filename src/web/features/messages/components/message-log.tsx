@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { ButtonLink } from '../../../components/ui/button';
 import { DataTable } from '../../../components/ui/data-table';
@@ -86,6 +86,16 @@ export function MessageLog({ clientId }: { clientId: string }) {
         filters={filters}
         onApply={(next) => void navigate(hrefFor(next))}
       />
+      {filters.batchId ? (
+        <p className="muted batch-filter-note">
+          Showing the messages of one batch.{' '}
+          <Link to={paths.batch(filters.batchId)}>Its progress</Link>
+          {' · '}
+          <Link to={hrefFor({ ...filters, batchId: undefined })}>
+            All messages
+          </Link>
+        </p>
+      ) : null}
       <MessageLogBody
         query={messages}
         filters={filters}

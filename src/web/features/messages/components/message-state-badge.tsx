@@ -1,32 +1,14 @@
 import { cx } from '../../../lib/cx';
+import { stateLook } from '../../../lib/message-states';
 import { isInFlight } from '../message-log-model';
 import './message-log.css';
-
-type BadgeTone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
-
-const STATE_LOOK: Record<string, { text: string; tone: BadgeTone }> = {
-  ACCEPTED: { text: 'Accepted', tone: 'neutral' },
-  SUBMITTED: { text: 'Submitted', tone: 'info' },
-  DELIVERED: { text: 'Delivered', tone: 'success' },
-  UNDELIVERED: { text: 'Undelivered', tone: 'warning' },
-  EXPIRED: { text: 'Expired', tone: 'warning' },
-  REJECTED: { text: 'Rejected', tone: 'danger' },
-  FAILED: { text: 'Failed', tone: 'danger' },
-  // An attempt only: the method was out of reach and the message waits for it.
-  UNAVAILABLE: { text: 'Waiting for provider', tone: 'warning' },
-};
-
-/** The words a state is shown with ('Delivered'); an unknown state is shown as sent. */
-export function stateText(state: string): string {
-  return STATE_LOOK[state]?.text ?? state;
-}
 
 /**
  * A message or attempt state as a pill with a dot. The state is written out, so colour is
  * never the only sign; the dot pulses while the message is still in flight.
  */
 export function MessageStateBadge({ state }: { state: string }) {
-  const look = STATE_LOOK[state] ?? { text: state, tone: 'neutral' };
+  const look = stateLook(state);
   return (
     <span
       className={cx(

@@ -12,6 +12,7 @@ import {
   SendSmsSchema,
   type SendSmsInput,
 } from '../../../../shared/schemas/messages';
+import { SendLaterFields } from '../../../components/forms/send-later-fields';
 import { Alert } from '../../../components/ui/alert';
 import { FormActions } from '../../../components/ui/form-actions';
 import { Field, TextAreaField } from '../../../components/ui/field';
@@ -19,17 +20,37 @@ import { useToast } from '../../../components/ui/toaster';
 import type { Message } from '../../../../shared/schemas/messages';
 import { paths } from '../../../config/paths';
 import type { Quote } from '../../../../shared/schemas/prices';
-import { errorText, isApiError } from '../../../lib/api-error';
+import { sendFailureText } from '../../../lib/api-error';
 import { priceSourceText } from '../../../lib/format';
+import {
+  refineSendLater,
+  SEND_LATER_DEFAULTS,
+  sendAtOf,
+  sendLaterShape,
+  type SendLaterValues,
+} from '../../../lib/send-at';
 import { useDebounced } from '../../../lib/use-debounced';
 import { canQuote, quoteQueryOptions, type QuoteQuery } from '../api/get-quote';
-import { useSendSms, type SmsPayload } from '../api/send-sms';
+import { useSendSms, type SmsPayload, type SmsRequest } from '../api/send-sms';
 import { SegmentCounter } from './segment-counter';
 import './messages.css';
 import '../../../components/ui/field.css';
 
 /** The fields in the order spec §5 checks them: the first one refused is the one shown. */
-const CHECK_ORDER = ['sender', 'recipient', 'body', 'reference'] as const;
+const CHECK_ORDER = [
+  'sender',
+  'recipient',
+  'body',
+  'reference',
+  'sendAt',
+] as const;
+
+/** The SMS and, optionally, when to send it (checked with the server's rule). */
+const SmsFormSchema = SendSmsSchema.extend(sendLaterShape).superRefine(
+  (values, ctx) => refineSendLater(values, ctx),
+);
+type SmsFormInput = SendSmsInput & SendLaterValues;
+type SmsFormOutput = SmsPayload & SendLaterValues;
 
 /** How long typing pauses before the recipient's price is asked again. */
 export const QUOTE_DEBOUNCE_MS = 300;
@@ -56,12 +77,6 @@ function useLiveQuote(clientId: string, typed: QuoteQuery): Quote | undefined {
   return quote.data && cleanRecipient(quote.data.recipient) === typed.recipient
     ? quote.data
     : undefined;
-}
-
-function failureText(error: unknown): string {
-  return isApiError(error, 402)
-    ? 'Failed to send. Not enough Balance.'
-    : errorText(error);
 }
 
 /**
@@ -102,7 +117,13 @@ export function SmsForm({
     if (note && 'scrollIntoView' in note)
       note.scrollIntoView({ block: 'nearest' });
   }, [lastSent]);
-  const empty: SmsPayload = { sender, recipient: '', body: '', reference: '' };
+  const empty: SmsFormOutput = {
+    sender,
+    recipient: '',
+    body: '',
+    reference: '',
+    ...SEND_LATER_DEFAULTS,
+  };
   const {
     register,
     handleSubmit,
@@ -110,18 +131,23 @@ export function SmsForm({
     reset,
     clearErrors,
     formState: { errors },
-  } = useForm<SendSmsInput, unknown, SmsPayload>({
-    resolver: zodResolver(SendSmsSchema),
+  } = useForm<SmsFormInput, unknown, SmsFormOutput>({
+    resolver: zodResolver(SmsFormSchema),
     defaultValues: empty,
     // The alert answers a press of Send SMS; typing does not change it (spec §5).
     reValidateMode: 'onSubmit',
   });
   const values = useWatch({ control });
   // What will be sent: the recipient cleaned as the schema will clean it (spec §5).
-  const preview = {
-    ...empty,
-    ...values,
+  const preview: SmsRequest = {
+    sender: values.sender ?? sender,
     recipient: cleanRecipient(values.recipient ?? ''),
+    body: values.body ?? '',
+    reference: values.reference ?? '',
+    ...sendAtOf({
+      sendLater: values.sendLater ?? false,
+      sendAt: values.sendAt ?? '',
+    }),
   };
   const problem = CHECK_ORDER.map((name) => errors[name]?.message).find(
     Boolean,
@@ -155,7 +181,11 @@ export function SmsForm({
   };
 
   const onSubmit = handleSubmit(
-    async (sms) => {
+    async ({ sendLater, sendAt, ...payload }) => {
+      const sms: SmsRequest = {
+        ...payload,
+        ...sendAtOf({ sendLater, sendAt }),
+      };
       send.reset();
       const why = await refusalOf(sms);
       setRefused(why ? { recipient: sms.recipient, text: why } : null);
@@ -165,7 +195,9 @@ export function SmsForm({
         {
           onSuccess: (message) => {
             reset(empty);
-            toast.show('SMS Sent', { tone: 'success' });
+            toast.show(sms.sendAt ? 'SMS Scheduled' : 'SMS Sent', {
+              tone: 'success',
+            });
             setLastSent(message.id);
             onSent(message);
           },
@@ -217,6 +249,12 @@ export function SmsForm({
           hint="Optional: your own id for this message."
           inputProps={{ ...register('reference'), autoComplete: 'off' }}
         />
+        <SendLaterFields
+          toggle={register('sendLater')}
+          picker={register('sendAt')}
+          sendLater={values.sendLater ?? false}
+          sendAt={values.sendAt ?? ''}
+        />
         {/* Beside the Send button, where the eye is after clicking it. */}
         {problem ? (
           <Alert tone="danger" onDismiss={() => clearErrors()}>
@@ -230,7 +268,7 @@ export function SmsForm({
         ) : null}
         {send.error ? (
           <Alert tone="danger" onDismiss={() => send.reset()}>
-            {failureText(send.error)}
+            {sendFailureText(send.error)}
           </Alert>
         ) : null}
         {/* Where the eye is after sending (the toast says it was sent, this where it went). */}

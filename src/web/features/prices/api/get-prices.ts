@@ -39,3 +39,33 @@ export function usePrices(query: PricesQuery) {
     placeholderData: keepPreviousData,
   });
 }
+
+/** The most entries one page of the list gives (CONTRACT: `count` is capped at 300). */
+const LARGEST_PAGE = 300;
+
+/** Every entry of the price list, page after page (a bulk send groups its recipients by them). */
+export async function getAllPrices(): Promise<PriceList> {
+  const first = unwrap(
+    await api.get<PriceList>('/prices', { query: { count: LARGEST_PAGE } }),
+  );
+  const prices = [...first.prices];
+  while (prices.length < first.total) {
+    const page = unwrap(
+      await api.get<PriceList>('/prices', {
+        query: { count: LARGEST_PAGE, offset: prices.length },
+      }),
+    );
+    if (page.prices.length === 0) break;
+    prices.push(...page.prices);
+  }
+  return { ...first, count: prices.length, prices };
+}
+
+/** Kept a minute: the list changes rarely, and a send is priced by the server in any case. */
+export function useAllPrices() {
+  return useQuery({
+    queryKey: queryKeys.prices.entries,
+    queryFn: getAllPrices,
+    staleTime: 60_000,
+  });
+}
