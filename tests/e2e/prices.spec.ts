@@ -40,6 +40,10 @@ test.describe.serial('Prices by destination', () => {
     test.setTimeout(90_000);
     await loginAs(page, ADMIN);
     await page.goto('/#/admin/clients');
+    // The customer area showed first has a Prices link of its own: click the admin one.
+    await expect(
+      page.getByRole('heading', { name: 'Clients', exact: true, level: 1 }),
+    ).toBeVisible();
     await page.getByRole('link', { name: 'Prices' }).click();
     await expect(page).toHaveURL(/#\/admin\/prices$/);
     await expect(
