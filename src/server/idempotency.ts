@@ -1,6 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { IdempotencyKeySchema } from '../shared/schemas/messages.ts';
-import { badRequest } from './errors.ts';
+import {
+  badRequest,
+  notFound,
+  paymentRequired,
+  unprocessable,
+} from './errors.ts';
 
 /** The request's `Idempotency-Key` (single sends and batches), checked; undefined without one. */
 export function idempotencyKey(request: FastifyRequest): string | undefined {
@@ -9,4 +14,24 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
   const parsed = IdempotencyKeySchema.safeParse(header);
   if (!parsed.success) throw badRequest(parsed.error.issues[0]!.message);
   return parsed.data;
+}
+
+export const NOT_ENOUGH_BALANCE = 'Not enough balance';
+export const IDEMPOTENCY_KEY_REUSED =
+  'This Idempotency-Key was already used with a different request';
+
+/** What a send (single or batch) can be refused for before anything is priced per recipient. */
+export type SendRefusal =
+  { kind: 'no-client' } | { kind: 'no-balance' } | { kind: 'key-reused' };
+
+/** The one answer of each refusal both sends share: 404, 402 and 422 with the same texts. */
+export function sendRefused(refusal: SendRefusal) {
+  switch (refusal.kind) {
+    case 'no-client':
+      return notFound('Client');
+    case 'no-balance':
+      return paymentRequired(NOT_ENOUGH_BALANCE);
+    case 'key-reused':
+      return unprocessable(IDEMPOTENCY_KEY_REUSED);
+  }
 }

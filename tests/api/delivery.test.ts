@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { smscBind } from '../support/fleet.ts';
 import {
   adminHttp,
   createClient,
@@ -19,10 +20,7 @@ let server: TestServer;
 beforeAll(async () => {
   smsc = await startSmsc({ receipt: { stat: 'DELIVRD' } });
   server = await startServer({
-    SMPP_HOST: '127.0.0.1',
-    SMPP_PORT: String(smsc.port),
-    SMPP_SYSTEM_ID: 'test',
-    SMPP_PASSWORD: 'secret',
+    ...smscBind(smsc),
   });
 });
 afterAll(async () => {

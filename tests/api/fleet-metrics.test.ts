@@ -22,10 +22,7 @@ beforeAll(async () => {
   smsc = await startSmsc({ receipt: { stat: 'DELIVRD' } });
   server = await startServer(
     {
-      SMPP_HOST: '127.0.0.1',
-      SMPP_PORT: String(smsc.port),
-      SMPP_SYSTEM_ID: 'test',
-      SMPP_PASSWORD: 'secret',
+      ...smscBind(smsc),
       STATUS_CALLBACK_ALLOW_PRIVATE: 'true',
     },
     { smpp: { reconnectMinMs: 100, reconnectMaxMs: 200 } },

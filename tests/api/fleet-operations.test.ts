@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_METHODS } from '../../src/shared/limits.ts';
 import { waitForMessage } from '../support/delivery.ts';
+import { smscBind } from '../support/fleet.ts';
 import { startSmsc, type TestSmsc } from '../support/smsc.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 import {
@@ -21,12 +22,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   smsc = await startSmsc({ receipt: { stat: 'DELIVRD' } });
-  server = await startServer({
-    SMPP_HOST: '127.0.0.1',
-    SMPP_PORT: String(smsc.port),
-    SMPP_SYSTEM_ID: 'test',
-    SMPP_PASSWORD: 'secret',
-  });
+  server = await startServer(smscBind(smsc));
 });
 afterAll(async () => {
   await server?.close();

@@ -3,29 +3,22 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_QUEUE } from '../../src/server/delivery/queue.ts';
 import { waitForMessage } from '../support/delivery.ts';
-import { httpClient, type HttpClient } from '../support/http.ts';
+import type { HttpClient } from '../support/http.ts';
 import { expectLedgerBalanced } from '../support/ledger.ts';
 import {
   adminHttp,
   clientHttp,
   createClient,
-  defaultBalancePath,
   giveCredit,
   registerUser,
   setRoles,
 } from '../support/seed.ts';
 import {
-  migratedDataDir,
-  spawnServer,
-  stopServer,
-  type SpawnedServer,
-} from '../support/spawn-server.ts';
-import {
-  ADMIN,
-  freshDatabaseUrl,
-  startServer,
-  type TestServer,
-} from '../support/start-server.ts';
+  cleanUp,
+  restartableServer,
+  type Restartables,
+} from '../support/restartable.ts';
+import { startServer, type TestServer } from '../support/start-server.ts';
 
 /**
  * Scheduled sends (issue 20; CONTRACT.md "Campaigns: scheduled and bulk sends"): a send with
@@ -384,36 +377,16 @@ describe('POST …/messages/{messageId}/cancel', () => {
 });
 
 describe('a server killed with SIGKILL between accept and release', () => {
-  const servers: SpawnedServer[] = [];
-  const databases: { drop(): Promise<void> }[] = [];
-  afterAll(async () => {
-    for (const s of servers) await stopServer(s, 'SIGKILL');
-    for (const database of databases) await database.drop();
-  });
+  const started: Restartables = { servers: [], databases: [] };
+  afterAll(() => cleanUp(started));
 
   it('loses nothing: after a restart the message is released at sendAt and delivered', async () => {
-    const database = process.env.TEST_DATABASE_URL
-      ? await freshDatabaseUrl()
-      : undefined;
-    if (database) databases.push(database);
-    const env = {
-      ...(database?.url
-        ? { DATABASE_URL: database.url }
-        : { DATA_DIR: await migratedDataDir('scheduled') }),
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-    };
-    const first = await spawnServer(env);
-    servers.push(first);
-    const owner = await registerUser(first.url);
-    const client = await createClient(owner.http);
-    const admin = httpClient(first.url, {
-      username: ADMIN.email,
-      password: ADMIN.password,
-    });
-    await admin.post(`${defaultBalancePath(client.id)}/freecredit`, {
-      amount: 10,
-    });
+    const { first, owner, client, restart, ownerOn } = await restartableServer(
+      started,
+      'scheduled',
+      {},
+      10,
+    );
     const sendAt = inMs(6_000);
     const sent = await owner.http.post(
       `/api/clients/${client.id}/messages/sms`,
@@ -424,12 +397,7 @@ describe('a server killed with SIGKILL between accept and release', () => {
     first.child.kill('SIGKILL');
     await first.exited;
 
-    const second = await spawnServer(env);
-    servers.push(second);
-    const after = httpClient(second.url, {
-      username: owner.email,
-      password: owner.password,
-    });
+    const after = ownerOn(await restart());
     const done = await waitForMessage(
       after,
       client.id,

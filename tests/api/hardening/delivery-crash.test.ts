@@ -2,23 +2,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UNRECORDED_PER_WINDOW_SLOT } from '../../../src/server/delivery/engine.ts';
 import { isFinal } from '../../support/delivery.ts';
 import { eventually } from '../../support/eventually.ts';
-import { httpClient } from '../../support/http.ts';
+import { smscBind } from '../../support/fleet.ts';
 import {
-  createClient,
-  defaultBalancePath,
-  registerUser,
-} from '../../support/seed.ts';
-import {
-  migratedDataDir,
-  spawnServer,
-  stopServer,
-  type SpawnedServer,
-} from '../../support/spawn-server.ts';
+  cleanUp,
+  restartableServer,
+  type Restartables,
+} from '../../support/restartable.ts';
 import {
   startSmscProcess,
   type SmscProcess,
 } from '../../support/smsc-process.ts';
-import { ADMIN, freshDatabaseUrl } from '../../support/start-server.ts';
 
 /**
  * Crash: a real server process on a real DATA_DIR (or, in the PostgreSQL pass, on a database
@@ -33,16 +26,13 @@ import { ADMIN, freshDatabaseUrl } from '../../support/start-server.ts';
  */
 const WINDOW = 10;
 const MESSAGES = 200;
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /** From the kill to every message final, the restart included (CONTRACT: Operating a fleet). */
 const TAKEOVER_MS = 60_000;
 const smscs: SmscProcess[] = [];
-const servers: SpawnedServer[] = [];
-const databases: { drop(): Promise<void> }[] = [];
+const started: Restartables = { servers: [], databases: [] };
 afterAll(async () => {
-  for (const server of servers) await stopServer(server, 'SIGKILL');
+  await cleanUp(started);
   for (const smsc of smscs) await smsc.stop();
-  for (const database of databases) await database.drop();
 });
 
 /**
@@ -56,31 +46,12 @@ async function crashAndRestart(
 ) {
   const smsc = await startSmscProcess(smscEnv);
   smscs.push(smsc);
-  const database = onPostgres ? await freshDatabaseUrl() : undefined;
-  if (database) databases.push(database);
-  const env = {
-    ...(database?.url
-      ? { DATABASE_URL: database.url }
-      : { DATA_DIR: await migratedDataDir('crash') }),
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    SMPP_HOST: smsc.host,
-    SMPP_PORT: String(smsc.port),
-    SMPP_SYSTEM_ID: 'test',
-    SMPP_PASSWORD: 'secret',
-    SMPP_WINDOW: String(WINDOW),
-  };
-  const first = await spawnServer(env);
-  servers.push(first);
-  const owner = await registerUser(first.url);
-  const client = await createClient(owner.http);
-  const admin = httpClient(first.url, {
-    username: ADMIN.email,
-    password: ADMIN.password,
-  });
-  await admin.post(`${defaultBalancePath(client.id)}/freecredit`, {
-    amount: 100,
-  });
+  const { first, owner, client, restart, ownerOn } = await restartableServer(
+    started,
+    'crash',
+    { ...smscBind(smsc), SMPP_WINDOW: String(WINDOW) },
+    100,
+  );
 
   const t0 = Date.now();
   const phase = (what: string) =>
@@ -114,13 +85,8 @@ async function crashAndRestart(
   const atKill = (await smsc.stats()).submits;
   phase(`killed with ${atKill} submits seen`);
 
-  const second = await spawnServer(env);
+  const http = ownerOn(await restart());
   phase('restarted');
-  servers.push(second);
-  const http = httpClient(second.url, {
-    username: owner.email,
-    password: owner.password,
-  });
   const messages: { id: string; state: string }[] = await eventually(
     async () =>
       (await http.get(`/api/clients/${client.id}/messages?count=300`)).body

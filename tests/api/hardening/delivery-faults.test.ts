@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { smscBind } from '../../support/fleet.ts';
 import { queueDrained, waitForMessage } from '../../support/delivery.ts';
 import { eventually } from '../../support/eventually.ts';
 import {
@@ -92,10 +93,7 @@ describe('one unstorable receipt among many outcomes', () => {
       redeliverReceipts: true,
     });
     server = await startServer({
-      SMPP_HOST: smsc.host,
-      SMPP_PORT: String(smsc.port),
-      SMPP_SYSTEM_ID: 'test',
-      SMPP_PASSWORD: 'secret',
+      ...smscBind(smsc),
     });
     const c = await funded(server.url, N);
     // While the messages flow, the SMSC keeps sending receipts PostgreSQL could not store as
@@ -152,10 +150,7 @@ describe('an SMSC outage longer than the tries', () => {
     // them failed every message within about 10 s.
     server = await startServer(
       {
-        SMPP_HOST: smsc.host,
-        SMPP_PORT: String(port),
-        SMPP_SYSTEM_ID: 'test',
-        SMPP_PASSWORD: 'secret',
+        ...smscBind({ host: smsc.host, port: port }),
       },
       {
         retryDelaySeconds: 1,
@@ -220,10 +215,7 @@ describe('an SMSC that does not come back', () => {
     await gone.close();
     server = await startServer(
       {
-        SMPP_HOST: '127.0.0.1',
-        SMPP_PORT: String(port),
-        SMPP_SYSTEM_ID: 'test',
-        SMPP_PASSWORD: 'secret',
+        ...smscBind({ host: '127.0.0.1', port: port }),
         MESSAGE_VALIDITY_SECONDS: '6',
       },
       {

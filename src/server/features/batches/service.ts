@@ -11,19 +11,9 @@ import { countSms } from '../../../shared/sms.ts';
 import { checkClient } from '../../auth/client-access.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
-import {
-  badRequest,
-  forbidden,
-  notFound,
-  paymentRequired,
-  unprocessable,
-} from '../../errors.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { sendRefused } from '../../idempotency.ts';
 import * as repo from './repo.ts';
-
-/** The single send's texts (features/messages), which a batch answers in the same cases. */
-export const NOT_ENOUGH_BALANCE = 'Not enough balance';
-export const IDEMPOTENCY_KEY_REUSED =
-  'This Idempotency-Key was already used with a different request';
 
 /** An entry as a refusal quotes it: JSON-quoted, long ones cut. */
 function quoted(entry: string): string {
@@ -137,11 +127,9 @@ export async function createBatch(
   });
   switch (outcome.kind) {
     case 'no-client':
-      throw notFound('Client');
     case 'no-balance':
-      throw paymentRequired(NOT_ENOUGH_BALANCE);
     case 'key-reused':
-      throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+      throw sendRefused(outcome);
     case 'refused': {
       const indexOf = new Map<string, number>();
       input.recipients.forEach((entry, index) => {

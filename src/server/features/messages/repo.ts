@@ -28,7 +28,8 @@ interface MessageRow {
   price: string | number;
   currency: string;
   /** Absent only from answers stored (to_jsonb) before prices by destination. */
-  price_per_segment?: string | number | null;
+  /** Set on every message since migrations/014 (which backfilled the older ones). */
+  price_per_segment: string | number;
   price_prefix?: string | null;
   /** Absent only from answers stored (to_jsonb) before campaigns. */
   batch_id?: string | null;
@@ -56,9 +57,7 @@ export function toMessage(row: MessageRow): Message {
     encoding: row.encoding,
     segments: row.segments,
     price: Number(row.price),
-    pricePerSegment: Number(
-      row.price_per_segment ?? Number(row.price) / Math.max(1, row.segments),
-    ),
+    pricePerSegment: Number(row.price_per_segment),
     pricePrefix: row.price_prefix ?? null,
     currency: row.currency,
     batchId: row.batch_id ?? null,

@@ -17,18 +17,14 @@ import {
   forbidden,
   HttpError,
   notFound,
-  paymentRequired,
-  unprocessable,
 } from '../../errors.ts';
 import { csvField } from '../../../shared/csv.ts';
+import { sendRefused } from '../../idempotency.ts';
 import * as repo from './repo.ts';
 
-export const NOT_ENOUGH_BALANCE = 'Not enough balance';
 /** The 409 of a cancel: only a SCHEDULED message can be cancelled. */
 export const notScheduled = (state: string) =>
   `Only a scheduled message can be cancelled; this message is ${state}`;
-export const IDEMPOTENCY_KEY_REUSED =
-  'This Idempotency-Key was already used with a different request';
 
 /**
  * Why a destination is refused, in words naming it: the same text for the send's 403 and the
@@ -107,11 +103,9 @@ export async function sendSms(
   });
   switch (outcome.kind) {
     case 'no-client':
-      throw notFound('Client');
     case 'no-balance':
-      throw paymentRequired(NOT_ENOUGH_BALANCE);
     case 'key-reused':
-      throw unprocessable(IDEMPOTENCY_KEY_REUSED);
+      throw sendRefused(outcome);
     case 'blocked':
     case 'not-allowed':
       throw forbidden(
