@@ -1,6 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import { z } from 'zod';
 import type { Client } from '../../../../shared/schemas/clients';
 import { ClientLimitsSchema } from '../../../../shared/schemas/prices';
@@ -11,7 +9,7 @@ import { FormActions } from '../../../components/ui/form-actions';
 import { SectionCard } from '../../../components/ui/section-card';
 import { useToast } from '../../../components/ui/toaster';
 import { needsRoleText, useCanCall } from '../../../lib/permissions';
-import { useServerError } from '../../../lib/server-errors';
+import { useEditForm } from '../../../lib/use-edit-form';
 import { useSetClientLimits } from '../api/set-client-limits';
 import '../../../components/ui/field.css';
 
@@ -46,8 +44,6 @@ const LimitsFormSchema = z.object({
     ClientLimitsSchema.shape.maxMessagesPerSecond,
   ),
 });
-type FormInput = z.input<typeof LimitsFormSchema>;
-type FormOutput = z.output<typeof LimitsFormSchema>;
 
 /** `allowedPrefixes`: null for every open destination (CONTRACT "Destinations"). */
 export function allowedText(prefixes: readonly string[] | null) {
@@ -134,8 +130,9 @@ function LimitsForm({
 }) {
   const toast = useToast();
   const save = useSetClientLimits();
-  const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(LimitsFormSchema),
+  // Edit Limits is gone once pressed: the keyboard moves on to the first field.
+  const { form, serverError } = useEditForm({
+    schema: LimitsFormSchema,
     defaultValues: {
       allowedPrefixes: (client.allowedPrefixes ?? []).join(', '),
       maxMessagesPerSecond:
@@ -143,19 +140,18 @@ function LimitsForm({
           ? ''
           : String(client.maxMessagesPerSecond),
     },
+    focus: 'allowedPrefixes',
+    error: save.error,
+    labels: {
+      allowedPrefixes: 'Allowed prefixes',
+      maxMessagesPerSecond: 'Max messages per second',
+    },
   });
   const {
     register,
     handleSubmit,
-    setFocus,
     formState: { errors },
   } = form;
-  // Edit Limits is gone once pressed: the keyboard moves on to the first field.
-  useEffect(() => setFocus('allowedPrefixes'), [setFocus]);
-  const serverError = useServerError(form, save.error, {
-    allowedPrefixes: 'Allowed prefixes',
-    maxMessagesPerSecond: 'Max messages per second',
-  });
   const onSubmit = handleSubmit((limits) =>
     save.mutate(
       { clientId: client.id, limits },

@@ -1,6 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import {
   UpdateClientSchema,
   type Client,
@@ -9,8 +6,7 @@ import { Alert } from '../../../components/ui/alert';
 import { FormActions } from '../../../components/ui/form-actions';
 import { Field } from '../../../components/ui/field';
 import { useToast } from '../../../components/ui/toaster';
-
-import { useServerError } from '../../../lib/server-errors';
+import { useEditForm } from '../../../lib/use-edit-form';
 import { cx } from '../../../lib/cx';
 import { useUpdateClient } from '../api/update-client';
 import '../../../components/ui/field.css';
@@ -32,20 +28,20 @@ export function ClientNameForm({
 }) {
   const toast = useToast();
   const update = useUpdateClient();
-  const form = useForm<{ name: string }>({
-    resolver: zodResolver(UpdateClientSchema),
+  // The card was clicked to edit the name: the field takes the focus, its text selected.
+  const { form, serverError } = useEditForm({
+    schema: UpdateClientSchema,
     defaultValues: { name: client.name },
+    focus: 'name',
+    selectOnFocus: true,
+    error: update.error,
+    labels: { name: 'Name' },
   });
   const {
     register,
     handleSubmit,
-    setFocus,
     formState: { errors },
   } = form;
-  const serverError = useServerError(form, update.error, { name: 'Name' });
-
-  // The card was clicked to edit the name: the field takes the focus.
-  useEffect(() => setFocus('name', { shouldSelect: true }), [setFocus]);
 
   const onSubmit = handleSubmit(({ name }) =>
     update.mutate(

@@ -1,6 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import {
   PrefixSchema,
@@ -12,7 +9,7 @@ import { Field } from '../../../components/ui/field';
 import { FormActions } from '../../../components/ui/form-actions';
 import { SectionCard } from '../../../components/ui/section-card';
 import { useToast } from '../../../components/ui/toaster';
-import { useServerError } from '../../../lib/server-errors';
+import { useEditForm } from '../../../lib/use-edit-form';
 import { usePriceMutations } from '../api/save-price';
 import '../../../components/ui/field.css';
 
@@ -20,8 +17,6 @@ const PriceFormSchema = PutPriceSchema.extend({
   prefix: PrefixSchema,
   blocked: z.boolean(),
 });
-type FormInput = z.input<typeof PriceFormSchema>;
-type FormOutput = z.output<typeof PriceFormSchema>;
 
 export const PRICE_SAVED = 'The price has been saved';
 
@@ -38,28 +33,28 @@ export function AdminPriceForm({
 }) {
   const toast = useToast();
   const { save } = usePriceMutations();
-  const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(PriceFormSchema),
+  // Opened from a button elsewhere on the page: the keyboard starts in the form.
+  const { form, serverError } = useEditForm({
+    schema: PriceFormSchema,
     defaultValues: {
       prefix: price?.prefix ?? '',
       name: price?.name ?? '',
       pricePerSegment: price ? String(price.pricePerSegment) : '',
       blocked: price?.blocked ?? false,
     },
+    focus: price ? 'name' : 'prefix',
+    error: save.error,
+    labels: {
+      prefix: 'Prefix',
+      name: 'Name',
+      pricePerSegment: 'Price per segment',
+    },
   });
   const {
     register,
     handleSubmit,
-    setFocus,
     formState: { errors },
   } = form;
-  // Opened from a button elsewhere on the page: the keyboard starts in the form.
-  useEffect(() => setFocus(price ? 'name' : 'prefix'), [price, setFocus]);
-  const serverError = useServerError(form, save.error, {
-    prefix: 'Prefix',
-    name: 'Name',
-    pricePerSegment: 'Price per segment',
-  });
   const title = price ? `Edit the price of ${price.prefix}` : 'Add a price';
 
   const onSubmit = handleSubmit(({ prefix, ...entry }) =>
