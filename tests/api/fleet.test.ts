@@ -195,7 +195,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
           if (n > 5_000) break;
         }
       });
-      await expect.poll(() => accepted.length).toBeGreaterThan(50);
+      await expect
+        .poll(() => accepted.length, { timeout: 15_000 })
+        .toBeGreaterThan(50);
       cluster.stop('fast');
       await new Promise((r) => setTimeout(r, 1_000)); // down for a second
       cluster.start();

@@ -494,7 +494,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       const balanceLocked = new Promise<void>((r) => (locked = r));
       let sendNow!: () => void;
       const sendAllowed = new Promise<void>((r) => (sendNow = r));
-      // A send holding the balance's lock (as accept_sms does) while the refund arrives.
+      // A send holding the balance's lock (as send_sms_batch does) while the refund arrives.
       const send = db.transaction(async (tx) => {
         await tx.query(
           'SELECT 1 FROM balances WHERE client_id = $1 FOR UPDATE',
@@ -502,11 +502,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
         );
         locked();
         await sendAllowed;
-        await tx.query(
-          `SELECT * FROM accept_sms($1, $2, 0.05, 'Shop', '447700900124', 'racing', '',
-                                    'GSM-7', 1, $2)`,
-          [client.id, client.userId],
-        );
+        await tx.query('SELECT * FROM send_sms_batch($1::jsonb)', [
+          JSON.stringify([
+            {
+              clientId: client.id,
+              ownerId: client.userId,
+              defaultPrice: '0.05',
+              sender: 'Shop',
+              recipient: '447700900124',
+              body: 'racing',
+              reference: '',
+              encoding: 'GSM-7',
+              segments: 1,
+              actorUserId: client.userId,
+            },
+          ]),
+        ]);
       });
       await balanceLocked;
       const refund = db.query(
