@@ -385,6 +385,32 @@ describe('Idempotency-Key on a batch', () => {
   });
 });
 
+describe('Idempotency-Key on a scheduled batch', () => {
+  it('takes the same instant written with another UTC offset as the same request', async () => {
+    const c = await customer();
+    const at = new Date(Math.ceil((Date.now() + 600_000) / 1000) * 1000);
+    const recipients = numbers(uniquePrefix(), 3);
+    const key = { 'idempotency-key': `batch-offset-${Date.now()}` };
+    const first = await c.send(
+      recipients,
+      { sendAt: at.toISOString().replace('.000Z', 'Z') },
+      key,
+    );
+    expect(first.status).toBe(201);
+    const again = await c.send(
+      recipients,
+      {
+        sendAt: `${new Date(at.getTime() + 7_200_000).toISOString().slice(0, 19)}+02:00`,
+      },
+      key,
+    );
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await c.balance()).toBe(9.85);
+  });
+});
+
 describe('a scheduled batch', () => {
   const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 

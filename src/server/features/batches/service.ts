@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { cleanRecipient, isValidRecipient } from '../../../shared/recipient.ts';
 import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
 import {
@@ -18,6 +17,7 @@ import {
   paymentRequired,
   unprocessable,
 } from '../../errors.ts';
+import { requestHash } from '../../idempotency.ts';
 import * as repo from './repo.ts';
 
 /** The single send's texts (features/messages), which a batch answers in the same cases. */
@@ -126,7 +126,7 @@ export async function createBatch(
     idempotency: idempotencyKey
       ? {
           key: idempotencyKey,
-          requestHash: hashRequest({
+          requestHash: requestHash({
             recipients,
             body: input.body,
             sender,
@@ -156,11 +156,6 @@ export async function createBatch(
     else deps.deliveryWake.count('SCHEDULED', outcome.batch.total);
   }
   return { batch: outcome.batch, replayed: outcome.replayed };
-}
-
-/** The same request is the same checked body (recipients cleaned and de-duplicated). */
-function hashRequest(input: object): string {
-  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
 }
 
 export async function listBatches(

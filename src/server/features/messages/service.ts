@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
 import type {
   Message,
@@ -21,6 +20,7 @@ import {
   unprocessable,
 } from '../../errors.ts';
 import { csvField } from '../../../shared/csv.ts';
+import { requestHash } from '../../idempotency.ts';
 import * as repo from './repo.ts';
 
 export const NOT_ENOUGH_BALANCE = 'Not enough balance';
@@ -102,7 +102,7 @@ export async function sendSms(
     segments,
     defaultPrice: deps.config.smsPrice,
     idempotency: idempotencyKey
-      ? { key: idempotencyKey, requestHash: hashRequest(input) }
+      ? { key: idempotencyKey, requestHash: requestHash(input) }
       : undefined,
   });
   switch (outcome.kind) {
@@ -192,12 +192,6 @@ export async function quoteSms(
             name: priced.priceName,
           }),
   };
-}
-
-/** The same request is the same validated body (after the recipient's clean-up). */
-function hashRequest(input: object): string {
-  const sorted = Object.fromEntries(Object.entries(input).sort());
-  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
 }
 
 export async function listMessages(
