@@ -18,6 +18,7 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
  * the same time written with another UTC offset (`…Z`, `…+02:00`) is the same request.
  */
 export function requestHash(input: {
+  [field: string]: unknown;
   sendAt?: string | null | undefined;
 }): string {
   const sendAt = input.sendAt
