@@ -5,8 +5,10 @@
  * jobs) in one transaction. Budget: every batch accepted within 2 s on PostgreSQL (DATABASE_URL,
  * a scratch database: the bench adds rows) and within BATCH_BUDGET_EMBEDDED_MS (4000) on the
  * embedded database; above it, exit 1. Each batch is sent once the one before is delivered (the
- * simulator), and how long that took is printed too. The balance is checked to be exactly the
- * start minus the batches' amounts.
+ * simulator), and how long that took is printed too. Then one more batch of 10,000 is scheduled
+ * an hour ahead and cancelled: the cancel's time (10,000 messages SCHEDULED → CANCELED, each
+ * refunded) is printed, no budget. The balance is checked to be exactly the start minus the
+ * delivered batches' amounts (the cancelled one refunded in full).
  */
 import {
   call,
@@ -94,6 +96,43 @@ try {
     );
   }
 
+  // A scheduled batch cancelled whole: every message refunded through the ledger.
+  const scheduled = await call(
+    server.url,
+    'POST',
+    `/api/clients/${clientId}/batches`,
+    {
+      recipients: Array.from(
+        { length: RECIPIENTS },
+        (_, i) => `+44 79 ${String(i).padStart(7, '0')}`,
+      ),
+      body: 'Your appointment is tomorrow at 10:00.',
+      sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+    userAuth,
+  );
+  expectStatus(scheduled, 201, 'scheduled batch');
+  const { id: scheduledId } = JSON.parse(scheduled.text) as { id: string };
+  const cancelStarted = performance.now();
+  const cancelled = await call(
+    server.url,
+    'POST',
+    `/api/clients/${clientId}/batches/${scheduledId}/cancel`,
+    undefined,
+    userAuth,
+  );
+  const cancelMs = performance.now() - cancelStarted;
+  expectStatus(cancelled, 200, 'cancel');
+  const { states } = JSON.parse(cancelled.text) as {
+    states: Record<string, number>;
+  };
+  if (states.CANCELED !== RECIPIENTS) {
+    throw new Error(`cancel left ${cancelled.text}`);
+  }
+  console.log(
+    `scheduled batch of ${RECIPIENTS.toLocaleString('en')}: cancelled and refunded in ${Math.round(cancelMs)} ms`,
+  );
+
   const balance = await call(
     server.url,
     'GET',
@@ -108,7 +147,8 @@ try {
   const worst = Math.max(...times);
   console.log(
     `bench:batch — ${server.database}: ${RUNS} batches of ${RECIPIENTS.toLocaleString('en')}, ` +
-      `worst ${Math.round(worst)} ms (budget ${BUDGET_MS} ms), balance exact: ${exact}`,
+      `worst ${Math.round(worst)} ms (budget ${BUDGET_MS} ms), cancel of a scheduled batch ` +
+      `${Math.round(cancelMs)} ms, balance exact: ${exact}`,
   );
   failed = worst > BUDGET_MS || !exact;
 } finally {

@@ -385,6 +385,32 @@ describe('Idempotency-Key on a batch', () => {
   });
 });
 
+describe('Idempotency-Key on a scheduled batch', () => {
+  it('takes the same instant written with another UTC offset as the same request', async () => {
+    const c = await customer();
+    const at = new Date(Math.ceil((Date.now() + 600_000) / 1000) * 1000);
+    const recipients = numbers(uniquePrefix(), 3);
+    const key = { 'idempotency-key': `batch-offset-${Date.now()}` };
+    const first = await c.send(
+      recipients,
+      { sendAt: at.toISOString().replace('.000Z', 'Z') },
+      key,
+    );
+    expect(first.status).toBe(201);
+    const again = await c.send(
+      recipients,
+      {
+        sendAt: `${new Date(at.getTime() + 7_200_000).toISOString().slice(0, 19)}+02:00`,
+      },
+      key,
+    );
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await c.balance()).toBe(9.85);
+  });
+});
+
 describe('a scheduled batch', () => {
   const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -453,6 +479,77 @@ describe('a scheduled batch', () => {
     expect(refused.body.message).toBe(
       'Cancelling an SMS needs the role ROLE_SMS_CREATE',
     );
+  });
+});
+
+describe("a batch counts in the client's messages a second at release", () => {
+  /** Its messages let go per second (released_at, migrations/021), by the database's clock. */
+  const releasedPerSecond = (batchId: string) =>
+    server.app.db.query<{ second: string; n: number }>(
+      `SELECT floor(extract(epoch FROM released_at))::text AS second, count(*)::int AS n
+       FROM messages WHERE batch_id = $1 AND released_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
+      [batchId],
+    );
+
+  it('lets at most maxMessagesPerSecond go a second, delivers every one, and a single send meanwhile gets 429', async () => {
+    const c = await customer();
+    const limits = await adminHttp(server.url).put(
+      `/api/admin/clients/${c.client.id}/limits`,
+      { maxMessagesPerSecond: 5 },
+    );
+    expect(limits.status).toBe(200);
+    const sent = await c.send(numbers(uniquePrefix(), 20));
+    expect(sent.status).toBe(201);
+    expect(await c.balance()).toBe(9);
+
+    // Once the release has begun, its second is full and the next ones are booked for it.
+    await eventually(
+      () => releasedPerSecond(sent.body.id),
+      (rows) => rows.length > 0,
+      { what: 'first messages released', timeout: 10_000, interval: 50 },
+    );
+    const single = await c.http.post(`${c.base}/messages/sms`, {
+      sender: 'Shop',
+      recipient: '+44 7700 900123',
+      body: 'Hello',
+    });
+    expect(single.status).toBe(429);
+    expect(Number(single.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    const done = await c.settled(sent.body.id, 30_000);
+    expect(done.states).toEqual({ DELIVERED: 20 });
+    const perSecond = await releasedPerSecond(sent.body.id);
+    expect(perSecond.reduce((sum, row) => sum + row.n, 0)).toBe(20);
+    expect(Math.max(...perSecond.map((row) => row.n))).toBeLessThanOrEqual(5);
+    expect(perSecond.length).toBeGreaterThanOrEqual(4);
+    // Deferred, never refunded: one debit of 20 messages, the single send charged nothing.
+    expect(await c.balance()).toBe(9);
+    const refunds = await c.http.get(
+      `${c.base}/balances/default/ledger?kind=REFUND`,
+    );
+    expect(refunds.body.total).toBe(0);
+    await expectLedgerBalanced(server);
+  });
+
+  it('paces a scheduled batch from its sendAt the same way', async () => {
+    const c = await customer();
+    await adminHttp(server.url).put(
+      `/api/admin/clients/${c.client.id}/limits`,
+      { maxMessagesPerSecond: 4 },
+    );
+    const sent = await c.send(numbers(uniquePrefix(), 10), {
+      sendAt: new Date(Date.now() + 2000).toISOString(),
+    });
+    expect(sent.status).toBe(201);
+    const done = await c.settled(sent.body.id, 30_000);
+    expect(done.states).toEqual({ DELIVERED: 10 });
+    const perSecond = await releasedPerSecond(sent.body.id);
+    expect(perSecond.reduce((sum, row) => sum + row.n, 0)).toBe(10);
+    expect(Math.max(...perSecond.map((row) => row.n))).toBeLessThanOrEqual(4);
+    expect(Number(perSecond[0]!.second) * 1000).toBeGreaterThanOrEqual(
+      Date.parse(sent.body.sendAt) - 1000,
+    );
+    await expectLedgerBalanced(server);
   });
 });
 

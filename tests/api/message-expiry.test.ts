@@ -56,10 +56,10 @@ async function customer() {
     statusCallbackUrl: receiverUrl,
   });
   expect(set.status).toBe(200);
-  const send = async (body: string) => {
+  const send = async (body: string, extra: object = {}) => {
     const sent = await owner.http.post(
       `/api/clients/${client.id}/messages/sms`,
-      { sender: 'Shop', recipient: '+44 7700 900123', body },
+      { sender: 'Shop', recipient: '+44 7700 900123', body, ...extra },
     );
     expect(sent.status).toBe(201);
     return sent.body.id as string;
@@ -149,5 +149,33 @@ describe('expiry of SUBMITTED messages', () => {
     expect(after.state).toBe('EXPIRED');
     expect(after.attempts[0]).toMatchObject({ state: 'EXPIRED', error: ERROR });
     expect(await c.balance()).toBe(charged);
+  });
+
+  it('counts a scheduled message’s validity from its release, not from its creation', async () => {
+    const c = await customer();
+    // Created more than the validity before its sendAt: counted from its creation it would be
+    // EXPIRED as soon as it is submitted.
+    const sendAt = new Date(Date.now() + (VALIDITY_SECONDS + 2) * 1000);
+    const id = await c.send('later, nobody answers', {
+      sendAt: sendAt.toISOString(),
+    });
+    const submitted = await c.wait(
+      id,
+      (m) => m.state !== 'SCHEDULED' && m.state !== 'ACCEPTED',
+      (VALIDITY_SECONDS + 15) * 1000,
+    );
+    expect(submitted.state).toBe('SUBMITTED');
+    const submittedAt = Date.parse(submitted.attempts[0].dateCreated);
+    expect(submittedAt).toBeGreaterThanOrEqual(sendAt.getTime());
+    const expired = await c.wait(
+      id,
+      (m) => m.state !== 'SUBMITTED',
+      (VALIDITY_SECONDS + 10) * 1000,
+    );
+    expect(expired.state).toBe('EXPIRED');
+    expect(
+      Date.parse(expired.dateUpdated) - submittedAt,
+    ).toBeGreaterThanOrEqual(VALIDITY_SECONDS * 1000);
+    await expectLedgerBalanced(server);
   });
 });

@@ -225,6 +225,21 @@ describe('a send with sendAt', () => {
     expect(await c.balance()).toBeCloseTo(10 - first.body.price, 4);
     expect(await jobStates(first.body.id)).toEqual(['created']);
   });
+
+  it('takes the same instant written with another UTC offset as the same request', async () => {
+    const c = await customer();
+    const at = new Date(Math.ceil((Date.now() + 600_000) / 1000) * 1000);
+    const utc = at.toISOString().replace('.000Z', 'Z');
+    const plusTwo = `${new Date(at.getTime() + 7_200_000).toISOString().slice(0, 19)}+02:00`;
+    const key = { 'idempotency-key': `offset-${Date.now()}` };
+    const first = await c.send({ sendAt: utc }, key);
+    expect(first.status).toBe(201);
+    const again = await c.send({ sendAt: plusTwo }, key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await c.balance()).toBeCloseTo(10 - first.body.price, 4);
+  });
 });
 
 describe('POST …/messages/{messageId}/cancel', () => {

@@ -1,4 +1,5 @@
 import {
+  basicAuth,
   createClientViaApi,
   expect,
   expectNoSeriousA11yViolations,
@@ -8,10 +9,24 @@ import {
 } from './fixtures.ts';
 
 /** axe on every customer screen and overlay: no serious or critical violation. */
-test('every customer screen passes axe', async ({ page, user }) => {
+test('every customer screen passes axe', async ({ page, user, request }) => {
   test.setTimeout(90_000);
   const client = await createClientViaApi(user, 'Web shop');
   await grantCreditViaApi(client.id, '5');
+  // Batches for the batch list and the batch page: one sent, one scheduled (its Cancel shows).
+  const batches = [];
+  for (const sendAt of [undefined, new Date(Date.now() + 3_600_000)]) {
+    const created = await request.post(`/api/clients/${client.id}/batches`, {
+      headers: { authorization: basicAuth(user.email, user.password) },
+      data: {
+        recipients: ['+44 7700 900123', '+44 7700 900124'],
+        body: 'Hello',
+        ...(sendAt ? { sendAt: sendAt.toISOString() } : {}),
+      },
+    });
+    expect(created.status()).toBe(201);
+    batches.push((await created.json()).id as string);
+  }
   await loginAs(page, user);
 
   const screens: [string, string][] = [
@@ -23,6 +38,8 @@ test('every customer screen passes axe', async ({ page, user }) => {
     ['/billing/prices', 'Prices'],
     ['/messaging/sms', 'Send an SMS'],
     ['/messaging/bulk', 'Bulk send'],
+    [`/messaging/bulk/${batches[0]}`, 'Batch'],
+    [`/messaging/bulk/${batches[1]}`, 'Batch'],
     ['/users/me', 'My User'],
     ['/users/me/password', 'Change Password'],
     ['/no-such-page', 'Page Not Found'],

@@ -289,6 +289,7 @@ export async function startDelivery(
     const rows = await repo.loadForDelivery(
       db,
       jobs.map((job) => job.data.messageId),
+      jobs.map((job) => job.id),
     );
     const released = rows.filter((row) => row.released).length;
     if (released > 0) observer.messages?.('ACCEPTED', released);

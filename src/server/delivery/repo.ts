@@ -19,8 +19,8 @@ export interface DeliveryRow {
    */
   attempts: { method: DeliveryMethod; state: string; ageMs: number }[];
   /**
-   * Since the message was accepted (a scheduled one: since its sendAt, when it was released), by
-   * the database's clock.
+   * Since the message was accepted (one released by the load: since its release, a scheduled one
+   * since its sendAt), by the database's clock.
    */
   ageMs: number;
   /** A scheduled message this load released: SCHEDULED → ACCEPTED now. */
@@ -30,30 +30,35 @@ export interface DeliveryRow {
 }
 
 /**
- * The messages of a batch of jobs with their client's drawable splits and earlier attempts. A
- * scheduled message's job starts at its sendAt: the same statement releases it first
- * (release_messages, migrations/019: SCHEDULED → ACCEPTED), so it is delivered as any other; a
- * cancelled one stays CANCELED and its job completes with nothing sent. The statement reads the
- * rows as they were before its own update, hence the state of a released row is written here.
+ * The messages of a batch of jobs (`jobIds[i]` the job of `ids[i]`) with their client's drawable
+ * splits and earlier attempts. The same statement releases them first (release_messages,
+ * migrations/019 and 021): a scheduled message whose sendAt has come, SCHEDULED → ACCEPTED, and a
+ * batch's message of a client with a messages-a-second limit, counted in its window; one the
+ * current second has no room for gets a new job at a later second and comes back as it was with
+ * that job waiting (so this job completes with nothing sent). A cancelled one stays CANCELED and
+ * its job completes with nothing sent. The statement reads the rows as they were before its own
+ * updates, hence what the release changed is taken from its answer.
  */
 export async function loadForDelivery(
   q: Queryable,
   ids: string[],
+  jobIds: string[] | null = null,
 ): Promise<DeliveryRow[]> {
   return q.query<DeliveryRow>(
-    `WITH released AS (SELECT id FROM release_messages($1::uuid[]) AS id)
-     SELECT m.id, CASE WHEN r.id IS NULL THEN m.state ELSE 'ACCEPTED' END AS state,
-       r.id IS NOT NULL AS released,
+    `WITH released AS (SELECT * FROM release_messages($1::uuid[], $2::uuid[]))
+     SELECT m.id, COALESCE(r.state, m.state) AS state,
+       COALESCE(r.released AND r.scheduled, false) AS released,
        m.sender, m.recipient, m.body, m.encoding, m.route,
-       m.waiting_job AS "waitingJob",
-       (extract(epoch FROM now() - COALESCE(m.send_at, m.date_created)) * 1000)::float8 AS "ageMs",
+       COALESCE(r.waiting_job, m.waiting_job) AS "waitingJob",
+       CASE WHEN r.released THEN 0::float8 ELSE (extract(epoch FROM now()
+         - COALESCE(m.released_at, m.send_at, m.date_created)) * 1000)::float8 END AS "ageMs",
        COALESCE((SELECT jsonb_agg(jsonb_build_object('method', s.delivery_method, 'weight', s.weight))
                  FROM route_splits s WHERE s.client_id = m.client_id AND s.weight > 0), '[]') AS splits,
        COALESCE((SELECT jsonb_agg(jsonb_build_object('method', a.method, 'state', a.state,
                    'ageMs', extract(epoch FROM now() - a.date_created) * 1000) ORDER BY a.id)
                  FROM message_attempts a WHERE a.message_id = m.id), '[]') AS attempts
-     FROM messages m LEFT JOIN released r ON r.id = m.id WHERE m.id = ANY($1::uuid[])`,
-    [ids],
+     FROM messages m LEFT JOIN released r ON r.message_id = m.id WHERE m.id = ANY($1::uuid[])`,
+    [ids, jobIds],
   );
 }
 

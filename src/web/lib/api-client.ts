@@ -27,6 +27,8 @@ export interface RequestOptions {
   responseType?: 'json' | 'text';
   /** Sends `body` (a string) as is with this type (a CSV upload) instead of as JSON. */
   contentType?: string;
+  /** Sent as `Idempotency-Key`: a repeat of the request with it is answered, not done again. */
+  idempotencyKey?: string;
 }
 
 function basicAuth(email: string, password: string): string {
@@ -90,6 +92,9 @@ export async function apiRequest<T = unknown>(
     const credentials = getCredentials();
     if (!credentials) throw new Error('Not logged in');
     headers.Authorization = basicAuth(credentials.email, credentials.password);
+  }
+  if (options.idempotencyKey !== undefined) {
+    headers['Idempotency-Key'] = options.idempotencyKey;
   }
   const init: RequestInit = { method, headers };
   if (options.body !== undefined) {

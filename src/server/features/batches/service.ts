@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { cleanRecipient, isValidRecipient } from '../../../shared/recipient.ts';
 import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
 import {
@@ -12,7 +11,7 @@ import { checkClient } from '../../auth/client-access.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { sendRefused } from '../../idempotency.ts';
+import { requestHash, sendRefused } from '../../idempotency.ts';
 import * as repo from './repo.ts';
 
 /** An entry as a refusal quotes it: JSON-quoted, long ones cut. */
@@ -116,7 +115,7 @@ export async function createBatch(
     idempotency: idempotencyKey
       ? {
           key: idempotencyKey,
-          requestHash: hashRequest({
+          requestHash: requestHash({
             recipients,
             body: input.body,
             sender,
@@ -144,11 +143,6 @@ export async function createBatch(
     else deps.deliveryWake.count('SCHEDULED', outcome.batch.total);
   }
   return { batch: outcome.batch, replayed: outcome.replayed };
-}
-
-/** The same request is the same checked body (recipients cleaned and de-duplicated). */
-function hashRequest(input: object): string {
-  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
 }
 
 export async function listBatches(

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
 import type {
   Message,
@@ -19,7 +18,7 @@ import {
   notFound,
 } from '../../errors.ts';
 import { csvField } from '../../../shared/csv.ts';
-import { sendRefused } from '../../idempotency.ts';
+import { requestHash, sendRefused } from '../../idempotency.ts';
 import * as repo from './repo.ts';
 
 /** The 409 of a cancel: only a SCHEDULED message can be cancelled. */
@@ -98,7 +97,7 @@ export async function sendSms(
     segments,
     defaultPrice: deps.config.smsPrice,
     idempotency: idempotencyKey
-      ? { key: idempotencyKey, requestHash: hashRequest(input) }
+      ? { key: idempotencyKey, requestHash: requestHash(input) }
       : undefined,
   });
   switch (outcome.kind) {
@@ -186,12 +185,6 @@ export async function quoteSms(
             name: priced.priceName,
           }),
   };
-}
-
-/** The same request is the same validated body (after the recipient's clean-up). */
-function hashRequest(input: object): string {
-  const sorted = Object.fromEntries(Object.entries(input).sort());
-  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
 }
 
 export async function listMessages(

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueries } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { formatMoney, multiplyDecimal } from '../../../../shared/money';
@@ -25,7 +25,7 @@ import {
   sendLaterShape,
 } from '../../../lib/send-at';
 import { useDebounced } from '../../../lib/use-debounced';
-import { useCreateBatch } from '../api/create-batch';
+import { newIdempotencyKey, useCreateBatch } from '../api/create-batch';
 import {
   groupByDestination,
   subtractAmount,
@@ -123,6 +123,8 @@ export function BulkSendForm({
 }) {
   const toast = useToast();
   const send = useCreateBatch();
+  /** The request last confirmed and its Idempotency-Key, until it succeeds. */
+  const attempt = useRef<{ request: string; key: string } | null>(null);
   const fileId = useId();
   const [readError, setReadError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<{
@@ -271,10 +273,21 @@ export function BulkSendForm({
         onCancel={() => setConfirming(null)}
         onConfirm={() => {
           if (!confirming) return;
+          // A new key for a new request; the same one when this request is tried again
+          // (its answer lost or refused), so the server never creates it twice.
+          const request = JSON.stringify(confirming);
+          if (attempt.current?.request !== request) {
+            attempt.current = { request, key: newIdempotencyKey() };
+          }
           send.mutate(
-            { clientId, batch: confirming },
+            {
+              clientId,
+              batch: confirming,
+              idempotencyKey: attempt.current.key,
+            },
             {
               onSuccess: (batch) => {
+                attempt.current = null;
                 toast.show(
                   batch.sendAt ? 'Batch scheduled' : 'Batch accepted',
                   { tone: 'success' },

@@ -77,6 +77,19 @@ const counts = () =>
     'status',
   );
 
+/** Sends to the one recipient typed and confirms. */
+async function sendToOne(user: ReturnType<typeof renderApp>['user']) {
+  // The count follows the typing once it pauses.
+  await user.click(
+    await screen.findByRole('button', { name: 'Send to 1 recipient' }),
+  );
+  await user.click(
+    within(await screen.findByRole('alertdialog')).getByRole('button', {
+      name: 'OK',
+    }),
+  );
+}
+
 describe('Bulk send', { timeout: 20_000 }, () => {
   it('is a tab beside Send SMS and Message Log, and checks pasted numbers at once: valid, bad lines, duplicates', async () => {
     const { requests } = serveBulk();
@@ -232,17 +245,7 @@ describe('Bulk send', { timeout: 20_000 }, () => {
     await user.click(recipients);
     await user.paste('447700900123');
     await user.type(screen.getByLabelText('Body'), 'Hi');
-    const send = async () => {
-      // The count follows the typing once it pauses.
-      await user.click(
-        await screen.findByRole('button', { name: 'Send to 1 recipient' }),
-      );
-      await user.click(
-        within(await screen.findByRole('alertdialog')).getByRole('button', {
-          name: 'OK',
-        }),
-      );
-    };
+    const send = () => sendToOne(user);
     await send();
     expect(
       await screen.findByText('Failed to send. Not enough Balance.'),
@@ -261,6 +264,60 @@ describe('Bulk send', { timeout: 20_000 }, () => {
         'recipients[0] is not a phone number of 6 to 15 digits',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('sends an Idempotency-Key per confirmed send, the same when that send is tried again', async () => {
+    let answer: { status: number; body: unknown } = {
+      status: 503,
+      body: { statusCode: 503, error: 'Service Unavailable', message: 'Busy' },
+    };
+    const { requests } = serveBulk({ [`POST ${base}/batches`]: () => answer });
+    const { user, recipients } = await openBulk();
+    await user.click(recipients);
+    await user.paste('447700900123');
+    const body = screen.getByLabelText('Body');
+    await user.type(body, 'Hi');
+    const send = () => sendToOne(user);
+    const keys = async (n: number) => {
+      await waitFor(() =>
+        expect(requests.filter((r) => r.method === 'POST')).toHaveLength(n),
+      );
+      return requests
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.headers.get('Idempotency-Key'));
+    };
+    await send();
+    const [first] = await keys(1);
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
+    // The same send tried again after its failure: the same key.
+    await send();
+    expect((await keys(2))[1]).toBe(first);
+    // Another request (the body changed): another key.
+    await user.type(body, '!');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await send();
+    const third = (await keys(3))[2];
+    expect(third).toMatch(/^[0-9a-f]{32}$/);
+    expect(third).not.toBe(first);
+    expect(requests.filter((r) => r.method === 'POST')[2]!.body).toMatchObject({
+      body: 'Hi!',
+    });
+    // The try that gets through is still that send's: its key.
+    answer = {
+      status: 201,
+      body: {
+        id: batchId,
+        total: 1,
+        amount: 0.07,
+        sendAt: null,
+        dateCreated: '2026-11-26T10:00:00.000Z',
+      },
+    };
+    await send();
+    expect((await keys(4))[3]).toBe(third);
+    await waitFor(() =>
+      expect(currentPath()).toBe(`/messaging/bulk/${batchId}`),
+    );
   });
 
   it('sends later: the picked time in the browser zone with its offset, checked first', async () => {
