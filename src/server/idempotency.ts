@@ -54,3 +54,11 @@ export function requestHash(input: {
   );
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
 }
+
+/** What a send stores under its key: the key and its request's hash; nothing without a key. */
+export function idempotencyClaim(
+  key: string | undefined,
+  request: Parameters<typeof requestHash>[0],
+): { key: string; requestHash: string } | undefined {
+  return key ? { key, requestHash: requestHash(request) } : undefined;
+}

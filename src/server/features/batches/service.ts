@@ -11,7 +11,7 @@ import { checkClient } from '../../auth/client-access.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { requestHash, sendRefused } from '../../idempotency.ts';
+import { idempotencyClaim, sendRefused } from '../../idempotency.ts';
 import * as repo from './repo.ts';
 
 /** An entry as a refusal quotes it: JSON-quoted, long ones cut. */
@@ -112,17 +112,12 @@ export async function createBatch(
     recipients,
     sendAt,
     defaultPrice: deps.config.smsPrice,
-    idempotency: idempotencyKey
-      ? {
-          key: idempotencyKey,
-          requestHash: requestHash({
-            recipients,
-            body: input.body,
-            sender,
-            sendAt,
-          }),
-        }
-      : undefined,
+    idempotency: idempotencyClaim(idempotencyKey, {
+      recipients,
+      body: input.body,
+      sender,
+      sendAt,
+    }),
   });
   switch (outcome.kind) {
     case 'no-client':

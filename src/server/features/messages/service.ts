@@ -18,7 +18,7 @@ import {
   notFound,
 } from '../../errors.ts';
 import { csvField } from '../../../shared/csv.ts';
-import { requestHash, sendRefused } from '../../idempotency.ts';
+import { idempotencyClaim, sendRefused } from '../../idempotency.ts';
 import * as repo from './repo.ts';
 
 /** The 409 of a cancel: only a SCHEDULED message can be cancelled. */
@@ -96,9 +96,7 @@ export async function sendSms(
     encoding,
     segments,
     defaultPrice: deps.config.smsPrice,
-    idempotency: idempotencyKey
-      ? { key: idempotencyKey, requestHash: requestHash(input) }
-      : undefined,
+    idempotency: idempotencyClaim(idempotencyKey, input),
   });
   switch (outcome.kind) {
     case 'no-client':
