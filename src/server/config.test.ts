@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       dataDir: './data',
       databaseUrl: undefined,
-      databaseEngine: 'pglite',
+      databaseEngine: undefined,
       admin: undefined,
       currency: 'EUR',
       smsPrice: '0.05',

