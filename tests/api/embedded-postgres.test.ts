@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import {
   CLUSTER_DIR,
   postgresBinaries,
   postgresProcesses,
+  postmasterArgs,
 } from '../../src/server/db/embedded-postgres.ts';
 import { ADMIN } from '../support/admin.ts';
 import {
@@ -125,6 +126,22 @@ describe.skipIf(skipReason !== undefined)(
         expect(postgresProcesses(cluster)).toEqual([]);
         expect(existsSync(join(cluster, 'postmaster.pid'))).toBe(false);
 
+        // ledger:verify opens the same engine, and waits for it to stop before exiting.
+        const verify = spawnSync(
+          process.execPath,
+          ['scripts/ledger-verify.ts'],
+          {
+            env: { PATH: process.env.PATH, DATA_DIR: dir },
+            encoding: 'utf8',
+            timeout: 60_000,
+          },
+        );
+        expect(verify.stdout).toMatch(
+          /ledger verified on DATA_DIR .*no difference/,
+        );
+        expect(verify.status).toBe(0);
+        expect(postgresProcesses(cluster)).toEqual([]);
+
         const again = await start(dir);
         expect(await balance(again.url)).toBe(0.95);
       },
@@ -157,24 +174,13 @@ describe.skipIf(skipReason !== undefined)(
         // cluster that no server owns, run by the cluster's owner in its own session.
         const { postgres } = await postgresBinaries();
         const owner = statSync(cluster);
-        const leftover = spawn(
-          postgres,
-          [
-            '-D',
-            cluster,
-            '-c',
-            'listen_addresses=',
-            '-c',
-            `unix_socket_directories=${cluster}`,
-          ],
-          {
-            detached: true,
-            stdio: 'ignore',
-            ...(process.getuid?.() === 0
-              ? { uid: owner.uid, gid: owner.gid }
-              : {}),
-          },
-        );
+        const leftover = spawn(postgres, postmasterArgs(cluster), {
+          detached: true,
+          stdio: 'ignore',
+          ...(process.getuid?.() === 0
+            ? { uid: owner.uid, gid: owner.gid }
+            : {}),
+        });
         const leftoverPid = leftover.pid!;
         strays.push(leftoverPid);
         await expect

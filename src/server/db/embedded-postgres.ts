@@ -198,6 +198,19 @@ async function stopLeftover(cluster: string): Promise<void> {
   await waitGone(pid, 10_000);
 }
 
+/** How the server runs the postmaster of `cluster`: socket only, durable commits. */
+export function postmasterArgs(cluster: string): string[] {
+  return [
+    ['-D', cluster],
+    ['-c', 'listen_addresses='],
+    ['-c', `unix_socket_directories=${cluster}`],
+    ['-c', 'unix_socket_permissions=0700'],
+    ['-c', 'fsync=on'],
+    ['-c', 'synchronous_commit=on'],
+    ['-c', 'full_page_writes=on'],
+  ].flat();
+}
+
 /** The longest unix socket path Linux takes, less PostgreSQL's `.s.PGSQL.5432`. */
 const MAX_SOCKET_DIR = 107 - '/.s.PGSQL.5432'.length;
 
@@ -237,22 +250,7 @@ export async function startEmbeddedPostgres(
   }
   await stopLeftover(cluster);
 
-  const args = [
-    '-D',
-    cluster,
-    '-c',
-    'listen_addresses=',
-    '-c',
-    `unix_socket_directories=${cluster}`,
-    '-c',
-    'unix_socket_permissions=0700',
-    '-c',
-    'fsync=on',
-    '-c',
-    'synchronous_commit=on',
-    '-c',
-    'full_page_writes=on',
-  ];
+  const args = postmasterArgs(cluster);
   // Linux: the postmaster shuts down fast when the node dies, whatever killed it.
   const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find(existsSync);
   const [command, argv] =
@@ -319,6 +317,8 @@ export async function startEmbeddedPostgres(
     pid,
     async stop() {
       stopping = true;
+      // Referenced again: with nothing else left to do, node would exit before it has.
+      child.ref();
       if (!exited) child.kill('SIGINT');
       await exit;
     },
