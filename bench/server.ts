@@ -15,24 +15,29 @@ export const BENCH_ADMIN = {
 
 export interface BenchServer extends SpawnedServer {
   database: string;
+  /** The embedded database's DATA_DIR (undefined on DATABASE_URL). */
+  dataDir: string | undefined;
   stop(): Promise<void>;
 }
 
 /**
- * Starts the real server as its own process: on a fresh embedded DATA_DIR, or on the
- * PostgreSQL of DATABASE_URL when it is set (use a scratch database: the bench adds rows).
+ * Starts the real server as its own process: on a fresh embedded DATA_DIR (the engine of
+ * DATABASE_ENGINE, PostgreSQL by default as for npm start), or on the PostgreSQL of DATABASE_URL when it is set (use a
+ * scratch database: the bench adds rows).
  */
 export async function startBenchServer(
   extraEnv: Record<string, string> = {},
 ): Promise<BenchServer> {
   const databaseUrl = process.env.DATABASE_URL;
+  // npm start's engine on a new DATA_DIR unless DATABASE_ENGINE says otherwise.
+  const engine = process.env.DATABASE_ENGINE ?? 'postgres';
   const env: Record<string, string> = {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ADMIN_EMAIL: BENCH_ADMIN.email,
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     ...(databaseUrl
       ? { DATABASE_URL: databaseUrl }
-      : { DATA_DIR: tempDataDir('bench') }),
+      : { DATA_DIR: tempDataDir('bench'), DATABASE_ENGINE: engine }),
     ...extraEnv,
   };
   const server = await spawnServer(env, 120_000);
@@ -40,7 +45,8 @@ export async function startBenchServer(
     ...server,
     database: databaseUrl
       ? `PostgreSQL (${new URL(databaseUrl).host})`
-      : 'embedded PGlite',
+      : `embedded ${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
+    dataDir: env.DATA_DIR,
     stop: async () => {
       await stopServer(server);
     },

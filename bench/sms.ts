@@ -3,9 +3,12 @@
  * over BENCH_CONNECTIONS (50) connections. Prints accepted sends per second and whether the
  * final balance is exactly the start minus the sum of the prices of accepted sends (decimal
  * text read from the raw JSON, summed as scaled integers: no floating point anywhere).
- * Targets: ≥ 300/s on the embedded database, ≥ 1000/s on PostgreSQL (DATABASE_URL).
+ * Targets: ≥ 300/s on the embedded database, ≥ 1000/s on PostgreSQL (DATABASE_URL). Also prints
+ * the latency of the sends (p50, p99). DATABASE_ENGINE picks the embedded engine (bench/server.ts).
  */
 import { Agent, request } from 'node:http';
+import { loadConfig } from '../src/server/config.ts';
+import { openDatabase } from '../src/server/db/open.ts';
 import {
   BENCH_ADMIN,
   basicHeader,
@@ -14,6 +17,7 @@ import {
   registerBenchUser,
   seconds,
   startBenchServer,
+  type BenchServer,
 } from './server.ts';
 
 const DURATION = seconds('BENCH_SECONDS', 10);
@@ -42,7 +46,69 @@ function rawNumber(json: string, field: string): string {
   return match[1];
 }
 
-const server = await startBenchServer();
+/**
+ * BENCH_PREFILL=n: the client already sent n messages (DELIVERED, with their ledger rows, the
+ * balance debited to match) before the measure, written in one SQL statement while no server
+ * holds the embedded database (stopped, then started again on the same DATA_DIR).
+ */
+const PREFILL = seconds('BENCH_PREFILL', 0);
+const PREFILL_PRICE = '0.05';
+
+async function prefill(
+  running: BenchServer,
+  clientId: string,
+  balanceId: string,
+): Promise<BenchServer> {
+  const began = performance.now();
+  if (running.dataDir) await running.stop();
+  const db = await openDatabase(
+    loadConfig({
+      DATA_DIR: running.dataDir,
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATABASE_ENGINE: process.env.DATABASE_ENGINE,
+      LOG_LEVEL: 'silent',
+    }),
+  );
+  try {
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `WITH sent AS (
+           INSERT INTO messages (client_id, user_id, sender, recipient, body, reference, state,
+             encoding, segments, price, price_per_segment, currency, delivery_method, simulated,
+             date_created, date_updated)
+           SELECT c.id, c.user_id, 'Bench', '+442079460958', 'Your verification code is 123456.',
+             'prefill', 'DELIVERED', 'GSM-7', 1, $3::numeric, $3::numeric, b.currency,
+             'MELROSE_SMPP', true, now() - ($2::int - i) * interval '1 ms', now()
+           FROM clients c JOIN balances b ON b.client_id = c.id, generate_series(1, $2::int) i
+           WHERE c.id = $1 AND b.id = $4
+           RETURNING id, date_created)
+         INSERT INTO balance_ledger (balance_id, client_id, amount, balance_after, reason,
+           message_id, date_created)
+         SELECT $4, $1, -$3::numeric,
+           b.amount - $3::numeric * row_number() OVER (ORDER BY sent.date_created),
+           'SMS', sent.id, sent.date_created
+         FROM sent, balances b WHERE b.id = $4
+         ORDER BY sent.date_created`,
+        [clientId, PREFILL, PREFILL_PRICE, balanceId],
+      );
+      await tx.query(
+        'UPDATE balances SET amount = amount - $2::numeric * $3::int WHERE id = $1',
+        [balanceId, PREFILL_PRICE, PREFILL],
+      );
+    });
+  } finally {
+    await db.close();
+  }
+  const next = running.dataDir
+    ? await startBenchServer({ DATA_DIR: running.dataDir })
+    : running;
+  console.log(
+    `prefilled            ${PREFILL} messages in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+  );
+  return next;
+}
+
+let server = await startBenchServer();
 try {
   const userAuth = await registerBenchUser(server.url);
   const created = await call(
@@ -74,6 +140,7 @@ try {
     adminAuth,
   );
   expectStatus(credit, 200, 'free credit');
+  if (PREFILL > 0) server = await prefill(server, client.id, balanceId);
 
   const balancePath = `/api/clients/${client.id}/balances/default`;
   const readBalance = async () => {
@@ -92,9 +159,11 @@ try {
   let accepted = 0;
   let spent = 0n;
   let socketErrors = 0;
+  const latencies: number[] = [];
   const refused = new Map<number, number>();
   console.log(
-    `bench:sms — ${server.database}, ${CONNECTIONS} connections, ${DURATION} s`,
+    `bench:sms — ${server.database}, ${CONNECTIONS} connections, ${DURATION} s` +
+      (PREFILL > 0 ? `, after ${PREFILL} messages` : ''),
   );
   // Our own loop rather than a load tool: every request sent is awaited, so the sends in
   // flight when time runs out are counted and priced too.
@@ -135,7 +204,9 @@ try {
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < deadline) {
         try {
+          const sentAt = performance.now();
           const { status, body } = await send();
+          latencies.push(performance.now() - sentAt);
           if (status === 201) {
             accepted += 1;
             spent += toUnits(rawNumber(body, 'price'));
@@ -160,6 +231,14 @@ try {
       `not accepted         ${[...refused].map(([s, n]) => `${n}×${s}`).join(', ') || 'none'}; socket errors ${socketErrors}`,
     );
   }
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) =>
+    latencies[
+      Math.min(latencies.length - 1, Math.floor(latencies.length * p))
+    ]?.toFixed(1);
+  console.log(
+    `latency              p50 ${percentile(0.5)} ms, p99 ${percentile(0.99)} ms`,
+  );
   console.log(
     `balance              start ${fromUnits(start)} − spent ${fromUnits(spent)} = ${fromUnits(start - spent)}; final ${fromUnits(end)}`,
   );

@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       dataDir: './data',
       databaseUrl: undefined,
+      databaseEngine: undefined,
       admin: undefined,
       currency: 'EUR',
       smsPrice: '0.05',
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       HOST: '0.0.0.0',
       DATA_DIR: '/var/lib/console',
       DATABASE_URL: 'postgres://u:p@db:5432/console',
+      DATABASE_ENGINE: 'postgres',
       ADMIN_EMAIL: 'root@example.test',
       ADMIN_PASSWORD: 'root-password',
       PRODUCT_NAME: 'Acme Console',
@@ -69,6 +71,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: '/var/lib/console',
       databaseUrl: 'postgres://u:p@db:5432/console',
+      databaseEngine: 'postgres',
       admin: { email: 'root@example.test', password: 'root-password' },
       branding: {
         productName: 'Acme Console',
@@ -258,6 +261,7 @@ describe('loadConfig', () => {
         SMS_PRICE: '-1',
         CLIENT_MAX_MPS: '0',
         DATABASE_URL: 'mysql://x',
+        DATABASE_ENGINE: 'sqlite',
         LOG_LEVEL: 'loud',
       });
     } catch (error) {
@@ -270,6 +274,7 @@ describe('loadConfig', () => {
       'SMS_PRICE',
       'CLIENT_MAX_MPS',
       'DATABASE_URL',
+      'DATABASE_ENGINE',
       'LOG_LEVEL',
     ]) {
       expect(message).toContain(`${name}:`);

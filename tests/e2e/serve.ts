@@ -9,7 +9,8 @@ import { join } from 'node:path';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
 const server = spawn(process.execPath, ['src/server/main.ts'], {
-  env: { ...process.env, DATA_DIR: dataDir },
+  // The suites run on PGlite (DATABASE_ENGINE picks another engine).
+  env: { DATABASE_ENGINE: 'pglite', ...process.env, DATA_DIR: dataDir },
   stdio: 'inherit',
 });
 

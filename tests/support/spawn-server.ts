@@ -96,6 +96,8 @@ export async function launchServer(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       WEB_DIR: '.tmp/no-console',
+      // The suites run on PGlite, whatever npm start's default; a test may pick another engine.
+      DATABASE_ENGINE: 'pglite',
       ...env,
       PORT: port,
     },
@@ -205,6 +207,7 @@ export async function spawnServerInOwnGroup(
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         WEB_DIR: '.tmp/no-console',
+        DATABASE_ENGINE: 'pglite',
         ...env,
         PORT: port,
       },
