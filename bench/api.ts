@@ -1,22 +1,36 @@
 /**
- * `npm run bench:api`: requests per second of GET /api/health and of an authenticated
- * GET /api/users/me, measured in one run against one server, and their ratio (target ≥ 0.5:
- * the credential cache must make Basic auth cheap). Uses wrk when installed (far cheaper on
- * 2 cores), autocannon otherwise. BENCH_SECONDS (10), BENCH_CONNECTIONS (32), DATABASE_URL.
+ * `npm run bench:api`: the HTTP floor. Requests per second of a bare Fastify (bench/bare-fastify.ts:
+ * same Node, same fastify package, `GET /api/health` → `{status:'ok'}`, its own process), of the
+ * product's `GET /api/health` and of its authenticated `GET /api/users/me` (HTTP Basic, a cached
+ * credential), measured side by side in one run: rounds alternate the three, each figure is the
+ * median of its rounds. Targets (issue 22, item 6): health/bare ≥ 0.5, me/health ≥ 0.8,
+ * me/bare ≥ 0.35; exits 1 when one is missed.
+ *
+ * The product runs with its default configuration (request logging on at `info`, its log going
+ * to .tmp/bench/api-server.log). Uses wrk when installed (far cheaper on 2 cores), autocannon
+ * otherwise. BENCH_SECONDS (10) per run, BENCH_ROUNDS (3), BENCH_CONNECTIONS (32), DATABASE_URL,
+ * LOG_LEVEL; BENCH_PROFILE=1 writes a CPU profile of the product to .tmp/bench/profile/.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { tempDataDir } from '../tests/support/spawn-server.ts';
+import { reportFigures, type Figure } from './report.ts';
 import {
+  BENCH_ADMIN,
   call,
   hasWrk,
   registerBenchUser,
   seconds,
-  startBenchServer,
 } from './server.ts';
+import { ROOT, spawnLogged } from './spawn.ts';
 
 const DURATION = seconds('BENCH_SECONDS', 10);
+const ROUNDS = seconds('BENCH_ROUNDS', 3);
 const CONNECTIONS = seconds('BENCH_CONNECTIONS', 32);
-const TARGET_RATIO = 0.5;
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const OUT = resolve(ROOT, '.tmp/bench');
 
 interface Measure {
   rps: number;
@@ -28,7 +42,7 @@ function withWrk(
   headers: Record<string, string>,
   duration: number,
 ): Measure {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '--latency'];
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`];
   for (const [name, value] of Object.entries(headers))
     args.push('-H', `${name}: ${value}`);
   const run = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
@@ -38,7 +52,7 @@ function withWrk(
   );
   const socketErrors = /Socket errors:.*/.exec(run.stdout)?.[0];
   if (socketErrors) console.log(`  wrk: ${socketErrors}`);
-  return { rps, errors: non2xx };
+  return { rps, errors: non2xx + (socketErrors ? 1 : 0) };
 }
 
 async function withAutocannon(
@@ -58,51 +72,145 @@ async function withAutocannon(
   };
 }
 
-async function measure(
+function load(
   url: string,
-  headers: Record<string, string> = {},
-): Promise<Measure> {
-  // A short warm-up first: JIT, credential cache, connection pools.
-  if (hasWrk()) {
-    withWrk(url, headers, 2);
-    return withWrk(url, headers, DURATION);
-  }
-  await withAutocannon(url, headers, 2);
-  return withAutocannon(url, headers, DURATION);
+  headers: Record<string, string>,
+  duration: number,
+): Promise<Measure> | Measure {
+  return hasWrk()
+    ? withWrk(url, headers, duration)
+    : withAutocannon(url, headers, duration);
 }
 
-const server = await startBenchServer();
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? sorted[mid]!
+    : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const databaseUrl = process.env.DATABASE_URL;
+const product = await spawnLogged(
+  'src/server/main.ts',
+  {
+    // The default configuration: request logging on (LOG_LEVEL unset means info).
+    ...(process.env.LOG_LEVEL ? { LOG_LEVEL: process.env.LOG_LEVEL } : {}),
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    WEB_DIR: '.tmp/no-console',
+    ...(databaseUrl
+      ? { DATABASE_URL: databaseUrl }
+      : { DATA_DIR: tempDataDir('bench') }),
+  },
+  {
+    logFile: resolve(OUT, 'api-server.log'),
+    nodeArgs: PROFILE
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${resolve(OUT, 'profile')}`,
+          `--cpu-prof-name=api-${randomBytes(3).toString('hex')}.cpuprofile`,
+        ]
+      : [],
+  },
+);
+const bare = await spawnLogged(
+  'bench/bare-fastify.ts',
+  {},
+  { logFile: resolve(OUT, 'bare-fastify.log') },
+);
+let met = false;
 try {
-  const auth = await registerBenchUser(server.url);
-  const me = await call(server.url, 'GET', '/api/users/me', undefined, auth);
+  const auth = await registerBenchUser(product.url);
+  const me = await call(product.url, 'GET', '/api/users/me', undefined, auth);
   if (me.status !== 200)
     throw new Error(`GET /api/users/me answered ${me.status}`);
 
+  const targets = [
+    { name: 'bare Fastify  GET /api/health', url: `${bare.url}/api/health` },
+    { name: 'product       GET /api/health', url: `${product.url}/api/health` },
+    {
+      name: 'product       GET /api/users/me',
+      url: `${product.url}/api/users/me`,
+      headers: { authorization: auth },
+    },
+  ];
   const tool = hasWrk()
     ? `wrk (1 thread, ${CONNECTIONS} connections)`
     : `autocannon (${CONNECTIONS} connections)`;
   console.log(
-    `bench:api — ${server.database}, ${tool}, ${DURATION} s per route`,
+    `bench:api — ${databaseUrl ? `PostgreSQL (${new URL(databaseUrl).host})` : 'embedded PGlite'}, ` +
+      `LOG_LEVEL ${process.env.LOG_LEVEL ?? 'info (default)'}, ${tool}, ` +
+      `${ROUNDS} rounds of ${DURATION} s per target, alternating`,
   );
-  const health = await measure(`${server.url}/api/health`);
-  const authed = await measure(`${server.url}/api/users/me`, {
-    authorization: auth,
+  // A short warm-up of each first: JIT, credential cache, connection pools.
+  for (const target of targets) await load(target.url, target.headers ?? {}, 2);
+  const runs = targets.map(() => [] as Measure[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    // Each round starts with another target, so none always runs first or last.
+    for (let i = 0; i < targets.length; i++) {
+      const at = (i + round) % targets.length;
+      const target = targets[at]!;
+      runs[at]!.push(await load(target.url, target.headers ?? {}, DURATION));
+    }
+  }
+  const [bareRps, healthRps, meRps] = runs.map((measures) =>
+    median(measures.map((m) => m.rps)),
+  ) as [number, number, number];
+  targets.forEach((target, i) => {
+    const measures = runs[i]!;
+    const errors = measures.reduce((sum, m) => sum + m.errors, 0);
+    console.log(
+      `${target.name}  ${median(measures.map((m) => m.rps))
+        .toFixed(0)
+        .padStart(7)} req/s median` +
+        `  (runs ${measures.map((m) => m.rps.toFixed(0)).join(', ')}; errors ${errors})`,
+    );
   });
-  const ratio = authed.rps / health.rps;
-  console.log(
-    `GET /api/health           ${health.rps.toFixed(0).padStart(8)} req/s  (errors ${health.errors})`,
-  );
-  console.log(
-    `GET /api/users/me (Basic) ${authed.rps.toFixed(0).padStart(8)} req/s  (errors ${authed.errors})`,
-  );
-  console.log(
-    `ratio authenticated/health ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`,
-  );
-  if (health.errors > 0 || authed.errors > 0) {
+  const errors = runs.flat().reduce((sum, m) => sum + m.errors, 0);
+  if (errors > 0) {
     console.log(
       'warning: some answers were not 2xx; the figures are not comparable',
     );
   }
+  const figures: Figure[] = [
+    { name: 'bare Fastify GET /api/health', value: bareRps, unit: 'req/s' },
+    { name: 'GET /api/health', value: healthRps, unit: 'req/s' },
+    { name: 'GET /api/users/me (Basic)', value: meRps, unit: 'req/s' },
+    {
+      name: 'health / bare Fastify',
+      value: healthRps / bareRps,
+      unit: '×',
+      target: { op: '>=', value: 0.5 },
+    },
+    {
+      name: 'users/me / health',
+      value: meRps / healthRps,
+      unit: '×',
+      target: { op: '>=', value: 0.8 },
+    },
+    {
+      name: 'users/me / bare Fastify',
+      value: meRps / bareRps,
+      unit: '×',
+      target: { op: '>=', value: 0.35 },
+    },
+    {
+      name: 'non-2xx answers',
+      value: errors,
+      unit: '',
+      target: { op: '<=', value: 0 },
+    },
+  ];
+  for (const figure of figures.slice(3, 6)) {
+    const ok = figure.value >= figure.target!.value;
+    console.log(
+      `ratio ${figure.name.padEnd(24)} ${figure.value.toFixed(2)}  (target ≥ ${figure.target!.value}: ${ok ? 'met' : 'NOT met'})`,
+    );
+  }
+  met = reportFigures('api', figures);
 } finally {
-  await server.stop();
+  await Promise.all([bare.stop(), product.stop()]);
 }
+if (PROFILE) console.log(`CPU profile in ${resolve(OUT, 'profile')}`);
+process.exit(met ? 0 : 1);
