@@ -13,6 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { tempDataDir } from '../tests/support/spawn-server.ts';
@@ -34,7 +35,23 @@ const OUT = resolve(ROOT, '.tmp/bench');
 
 interface Measure {
   rps: number;
+  requests: number;
   errors: number;
+  /** CPU the server process spent per request, in µs (Linux only). */
+  cpuUs?: number;
+}
+
+/** CPU time of a process so far, in µs, from /proc (Linux); undefined elsewhere. */
+function cpuTimeUs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    // utime and stime (fields 14 and 15 of stat), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
 }
 
 function withWrk(
@@ -47,12 +64,13 @@ function withWrk(
     args.push('-H', `${name}: ${value}`);
   const run = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1] ?? 0);
+  const requests = Number(/(\d+) requests in/.exec(run.stdout)?.[1] ?? 0);
   const non2xx = Number(
     /Non-2xx or 3xx responses:\s+(\d+)/.exec(run.stdout)?.[1] ?? 0,
   );
   const socketErrors = /Socket errors:.*/.exec(run.stdout)?.[0];
   if (socketErrors) console.log(`  wrk: ${socketErrors}`);
-  return { rps, errors: non2xx + (socketErrors ? 1 : 0) };
+  return { rps, requests, errors: non2xx + (socketErrors ? 1 : 0) };
 }
 
 async function withAutocannon(
@@ -68,18 +86,30 @@ async function withAutocannon(
   });
   return {
     rps: result.requests.average,
+    requests: result.requests.total,
     errors: result.non2xx + result.errors,
   };
 }
 
-function load(
+/**
+ * Loads `url` for `duration` seconds; with the server's `pid`, also the CPU it spent per request:
+ * on a machine shared with other work, req/s varies with what else runs, CPU per request far less.
+ */
+async function load(
   url: string,
   headers: Record<string, string>,
   duration: number,
-): Promise<Measure> | Measure {
-  return hasWrk()
+  pid?: number,
+): Promise<Measure> {
+  const before = pid === undefined ? undefined : cpuTimeUs(pid);
+  const measure = hasWrk()
     ? withWrk(url, headers, duration)
-    : withAutocannon(url, headers, duration);
+    : await withAutocannon(url, headers, duration);
+  const after = pid === undefined ? undefined : cpuTimeUs(pid);
+  if (before !== undefined && after !== undefined && measure.requests > 0) {
+    measure.cpuUs = (after - before) / measure.requests;
+  }
+  return measure;
 }
 
 function median(values: number[]): number {
@@ -127,12 +157,21 @@ try {
     throw new Error(`GET /api/users/me answered ${me.status}`);
 
   const targets = [
-    { name: 'bare Fastify  GET /api/health', url: `${bare.url}/api/health` },
-    { name: 'product       GET /api/health', url: `${product.url}/api/health` },
+    {
+      name: 'bare Fastify  GET /api/health',
+      url: `${bare.url}/api/health`,
+      pid: bare.pid,
+    },
+    {
+      name: 'product       GET /api/health',
+      url: `${product.url}/api/health`,
+      pid: product.pid,
+    },
     {
       name: 'product       GET /api/users/me',
       url: `${product.url}/api/users/me`,
       headers: { authorization: auth },
+      pid: product.pid,
     },
   ];
   const tool = hasWrk()
@@ -151,12 +190,19 @@ try {
     for (let i = 0; i < targets.length; i++) {
       const at = (i + round) % targets.length;
       const target = targets[at]!;
-      runs[at]!.push(await load(target.url, target.headers ?? {}, DURATION));
+      runs[at]!.push(
+        await load(target.url, target.headers ?? {}, DURATION, target.pid),
+      );
     }
   }
   const [bareRps, healthRps, meRps] = runs.map((measures) =>
     median(measures.map((m) => m.rps)),
   ) as [number, number, number];
+  const cpu = runs.map((measures) =>
+    measures.every((m) => m.cpuUs !== undefined)
+      ? median(measures.map((m) => m.cpuUs!))
+      : undefined,
+  );
   targets.forEach((target, i) => {
     const measures = runs[i]!;
     const errors = measures.reduce((sum, m) => sum + m.errors, 0);
@@ -164,7 +210,10 @@ try {
       `${target.name}  ${median(measures.map((m) => m.rps))
         .toFixed(0)
         .padStart(7)} req/s median` +
-        `  (runs ${measures.map((m) => m.rps.toFixed(0)).join(', ')}; errors ${errors})`,
+        `  (runs ${measures.map((m) => m.rps.toFixed(0)).join(', ')}; errors ${errors})` +
+        (cpu[i] === undefined
+          ? ''
+          : `; server CPU ${cpu[i].toFixed(0)} µs/request`),
     );
   });
   const errors = runs.flat().reduce((sum, m) => sum + m.errors, 0);
@@ -201,6 +250,32 @@ try {
       unit: '',
       target: { op: '<=', value: 0 },
     },
+    // The same floor counted in server CPU per request: steadier on a shared machine.
+    ...(cpu.every((c) => c !== undefined)
+      ? [
+          {
+            name: 'server CPU / request, bare Fastify',
+            value: cpu[0]!,
+            unit: 'µs',
+          },
+          {
+            name: 'server CPU / request, health',
+            value: cpu[1]!,
+            unit: 'µs',
+          },
+          {
+            name: 'server CPU / request, users/me',
+            value: cpu[2]!,
+            unit: 'µs',
+          },
+          { name: 'CPU bare / health', value: cpu[0]! / cpu[1]!, unit: '×' },
+          {
+            name: 'CPU health / users/me',
+            value: cpu[1]! / cpu[2]!,
+            unit: '×',
+          },
+        ]
+      : []),
   ];
   for (const figure of figures.slice(3, 6)) {
     const ok = figure.value >= figure.target!.value;
