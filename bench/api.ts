@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { tempDataDir } from '../tests/support/spawn-server.ts';
-import { reportFigures, type Figure } from './report.ts';
+import { median, reportFigures, type Figure } from './report.ts';
 import {
   BENCH_ADMIN,
   call,
@@ -110,14 +110,6 @@ async function load(
     measure.cpuUs = (after - before) / measure.requests;
   }
   return measure;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? sorted[mid]!
-    : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const databaseUrl = process.env.DATABASE_URL;

@@ -52,3 +52,12 @@ export function parseFigures(
     figures: FigureResult[];
   };
 }
+
+/** The median of some runs' figures. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? sorted[mid]!
+    : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
