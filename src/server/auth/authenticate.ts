@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isKnownRole } from '../../shared/roles.ts';
 import type { Queryable } from '../db/client.ts';
 import { tooManyRequests, unauthorized } from '../errors.ts';
@@ -153,11 +153,14 @@ async function reservePasswordTry(
  * 429 is told to the audit log, which keeps one event per address and lock.
  */
 export function authenticate(deps: AuthServices) {
-  return async function authenticateHook(
+  // A callback hook: a cached credential (nearly every call) is accepted without a promise.
+  return function authenticateHook(
     request: FastifyRequest,
-  ): Promise<void> {
+    _reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void {
     const credentials = parseBasic(request.headers.authorization);
-    if (!credentials) throw unauthorized();
+    if (!credentials) return done(unauthorized());
     const account = credentials.username.toLowerCase();
     const { password } = credentials;
     const key = deps.credentials.keyOf(account, password);
@@ -165,63 +168,77 @@ export function authenticate(deps: AuthServices) {
     if (cached) {
       request.principal = cached;
       noteUse(deps, cached);
-      return;
+      return done();
     }
-    const refuse = (retryAfterSeconds: number) => {
-      deps.throttledLog.refused({
-        account,
-        ip: request.ip,
-        retryAfterSeconds,
-      });
-      return tooManyRequests(retryAfterSeconds);
-    };
-    // The same pair is being checked already: share its answer. No try is spent, as no new
-    // guess is made and no KDF runs.
-    const running = deps.credentials.running(key);
-    if (running) {
-      const shared = await running;
-      if (!shared) throw unauthorized('Invalid credentials');
-      request.principal = shared;
-      noteUse(deps, shared);
-      return;
-    }
-    if (UUID.test(account)) {
-      const principal = await deps.credentials.verifyOnce(key, () =>
-        verify(deps, account, password),
-      );
-      if (!principal) {
-        const wait = await deps.throttle.secretFailed(request.ip);
-        if (wait > 0) throw refuse(wait);
-        throw unauthorized('Invalid credentials');
-      }
-      request.principal = principal;
-      noteUse(deps, principal);
-      return;
-    }
-    // The try is reserved inside the shared check: requests for the same pair arriving while
-    // the reservation waits for the database (the fleet's throttle) share it, instead of each
-    // spending a try (50 parallel first requests of one script were refused 429).
-    const principal = await deps.credentials.verifyOnce(key, async () => {
-      const attempt = await reservePasswordTry(deps, account, request.ip);
-      if (typeof attempt === 'number') throw refuse(attempt);
-      try {
-        const verified = await verify(deps, account, password);
-        if (verified) attempt.succeeded();
-        return verified;
-      } catch (error) {
-        // The database failed, not the guess: the try is given back.
-        attempt.cancel();
-        throw error;
-      }
+    checkUncached(deps, request, account, password, key).then(
+      () => done(),
+      done,
+    );
+  };
+}
+
+/** The rest of `authenticate`, for a pair the cache does not hold. */
+async function checkUncached(
+  deps: AuthServices,
+  request: FastifyRequest,
+  account: string,
+  password: string,
+  key: string,
+): Promise<void> {
+  const refuse = (retryAfterSeconds: number) => {
+    deps.throttledLog.refused({
+      account,
+      ip: request.ip,
+      retryAfterSeconds,
     });
-    if (!principal) throw unauthorized('Invalid credentials');
-    if (principal.kind === 'user') {
-      void deps.knownAddresses.signedIn(
-        { id: principal.user.id, account },
-        request.ip,
-      );
+    return tooManyRequests(retryAfterSeconds);
+  };
+  // The same pair is being checked already: share its answer. No try is spent, as no new
+  // guess is made and no KDF runs.
+  const running = deps.credentials.running(key);
+  if (running) {
+    const shared = await running;
+    if (!shared) throw unauthorized('Invalid credentials');
+    request.principal = shared;
+    noteUse(deps, shared);
+    return;
+  }
+  if (UUID.test(account)) {
+    const principal = await deps.credentials.verifyOnce(key, () =>
+      verify(deps, account, password),
+    );
+    if (!principal) {
+      const wait = await deps.throttle.secretFailed(request.ip);
+      if (wait > 0) throw refuse(wait);
+      throw unauthorized('Invalid credentials');
     }
     request.principal = principal;
     noteUse(deps, principal);
-  };
+    return;
+  }
+  // The try is reserved inside the shared check: requests for the same pair arriving while
+  // the reservation waits for the database (the fleet's throttle) share it, instead of each
+  // spending a try (50 parallel first requests of one script were refused 429).
+  const principal = await deps.credentials.verifyOnce(key, async () => {
+    const attempt = await reservePasswordTry(deps, account, request.ip);
+    if (typeof attempt === 'number') throw refuse(attempt);
+    try {
+      const verified = await verify(deps, account, password);
+      if (verified) attempt.succeeded();
+      return verified;
+    } catch (error) {
+      // The database failed, not the guess: the try is given back.
+      attempt.cancel();
+      throw error;
+    }
+  });
+  if (!principal) throw unauthorized('Invalid credentials');
+  if (principal.kind === 'user') {
+    void deps.knownAddresses.signedIn(
+      { id: principal.user.id, account },
+      request.ip,
+    );
+  }
+  request.principal = principal;
+  noteUse(deps, principal);
 }

@@ -102,11 +102,12 @@ export class Metrics {
 
   /** Counts every answer and serves GET /metrics (not under /api: scrapers expect it here). */
   register(app: FastifyInstance, token: string | null): void {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       this.#requests.inc({
         method: request.method,
         status: String(reply.statusCode),
       });
+      done();
     });
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
       allowScrape(request, token);

@@ -49,15 +49,23 @@ function drain(request: FastifyRequest): Promise<boolean> {
  * the server read without bound. A chunked body gets the same once Fastify finds it too large.
  */
 export function oversizedBodies(app: FastifyInstance, bodyLimit: number): void {
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: most requests (a GET, a small body) leave at once
+  // without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const announced = Number(request.headers['content-length']);
     // A route may take more than the server's limit (a price list import).
     const limit = Math.max(bodyLimit, request.routeOptions.bodyLimit ?? 0);
-    if (!(announced > limit)) return;
-    if (announced <= DRAIN_LIMIT && (await drain(request))) {
-      throw new HttpError(413, TOO_LARGE);
+    if (!(announced > limit)) return done();
+    if (announced > DRAIN_LIMIT) {
+      return done(new HttpError(413, TOO_LARGE, { connection: 'close' }));
     }
-    throw new HttpError(413, TOO_LARGE, { connection: 'close' });
+    void drain(request).then((ended) =>
+      done(
+        ended
+          ? new HttpError(413, TOO_LARGE)
+          : new HttpError(413, TOO_LARGE, { connection: 'close' }),
+      ),
+    );
   });
   // A body without Content-Length (chunked) is found too large only while Fastify reads it:
   // read the rest the same way before that 413 goes out.
