@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -16,7 +15,10 @@ import {
 import { paths } from '../../../config/paths';
 import { clearAuthNotice, useAuthNotice } from '../../../lib/auth-notice';
 import { saveCredentials } from '../../../lib/credentials';
-import { forgetUserData } from '../../../lib/query-client';
+import {
+  forgetUserData,
+  useQueryClientSlot,
+} from '../../../lib/query-client-slot';
 import './auth.css';
 import '../../../components/ui/field.css';
 
@@ -26,7 +28,7 @@ import '../../../components/ui/field.css';
  */
 export function LoginForm({ productName }: { productName: ReactNode }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const queryClient = useQueryClientSlot();
   const notice = useAuthNotice();
   const { register, handleSubmit } = useForm<LoginFormInput>({
     resolver: zodResolver(LoginFormSchema),
