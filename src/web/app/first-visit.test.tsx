@@ -1,6 +1,5 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { getCredentials } from '../lib/credentials';
 import { mockApi } from '../testing/mock-api';
 import { currentPath, renderFirstVisit } from '../testing/render-app';
 import { shellRoutes } from '../testing/shell-stubs';
@@ -29,10 +28,6 @@ describe('a first visit, started as main.tsx starts it', () => {
     await user.type(screen.getByLabelText('Email'), 'ada@example.test');
     await user.type(screen.getByLabelText('Password'), 'password-123');
     await user.click(screen.getByRole('button', { name: 'Login' }));
-    expect(getCredentials()).toEqual({
-      email: 'ada@example.test',
-      password: 'password-123',
-    });
     // The shell's screens read server state through the query client made on the way in.
     expect(
       await screen.findByRole('heading', { name: 'Balance' }),
