@@ -70,12 +70,7 @@ export const UserListSchema = ListMetaSchema.extend({
 });
 export type UserList = z.infer<typeof UserListSchema>;
 
-/** The Login form: no client-side checks (spec §5); the first call of the shell checks them. */
-export const LoginFormSchema = z.object({
-  email: z.string(),
-  password: z.string(),
-});
-export type LoginFormInput = z.infer<typeof LoginFormSchema>;
+// The Login form has no schema: it checks nothing (spec §5); the shell's first call checks it.
 
 /**
  * The Register form: only the confirmation is checked here (spec §5); the other rules are the

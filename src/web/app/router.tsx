@@ -48,6 +48,199 @@ const notFound: RouteObject = {
   ),
 };
 
+/** Public, but registering is a mutation: it sits under the query layout. */
+const registerRoute: RouteObject = {
+  path: paths.register,
+  lazy: screen(
+    () => import('./routes/register'),
+    (m) => m.RegisterRoute,
+  ),
+};
+
+/** The customer shell and its screens (spec §4). */
+const customerShell: RouteObject = {
+  path: paths.home,
+  loader: requireLogin,
+  lazy: screen(
+    () => import('./routes/customer-shell'),
+    (m) => m.CustomerShellRoute,
+  ),
+  children: [
+    redirectTo(paths.billing),
+    {
+      path: paths.billing,
+      children: [
+        redirectTo(paths.billingBalance),
+        {
+          path: paths.billingBalance,
+          lazy: screen(
+            () => import('./routes/billing-balance'),
+            (m) => m.BillingBalanceRoute,
+          ),
+        },
+        {
+          path: paths.billingPrices,
+          lazy: screen(
+            () => import('./routes/billing-prices'),
+            (m) => m.BillingPricesRoute,
+          ),
+        },
+        {
+          path: paths.paymentMethods,
+          lazy: screen(
+            () => import('./routes/billing-payment-methods'),
+            (m) => m.BillingPaymentMethodsRoute,
+          ),
+        },
+      ],
+    },
+    {
+      path: paths.quickstart,
+      lazy: screen(
+        () => import('./routes/quickstart'),
+        (m) => m.QuickStartRoute,
+      ),
+    },
+    {
+      // The Send SMS, Bulk send and Message Log screens under tabs of their own.
+      path: paths.messaging,
+      lazy: screen(
+        () => import('./routes/messaging'),
+        (m) => m.MessagingRoute,
+      ),
+      children: [
+        redirectTo(paths.sms),
+        {
+          path: paths.sms,
+          lazy: screen(
+            () => import('./routes/messaging-sms'),
+            (m) => m.MessagingSmsRoute,
+          ),
+        },
+        {
+          path: paths.bulk,
+          lazy: screen(
+            () => import('./routes/messaging-bulk'),
+            (m) => m.MessagingBulkRoute,
+          ),
+        },
+        {
+          path: `${paths.bulk}/:batchId`,
+          lazy: screen(
+            () => import('./routes/messaging-batch'),
+            (m) => m.MessagingBatchRoute,
+          ),
+        },
+        {
+          path: paths.messageLog,
+          lazy: screen(
+            () => import('./routes/messaging-log'),
+            (m) => m.MessagingLogRoute,
+          ),
+        },
+      ],
+    },
+    {
+      path: paths.myUser,
+      lazy: screen(
+        () => import('./routes/my-user'),
+        (m) => m.MyUserRoute,
+      ),
+    },
+    {
+      path: paths.changePassword,
+      lazy: screen(
+        () => import('./routes/change-password'),
+        (m) => m.ChangePasswordRoute,
+      ),
+    },
+    {
+      path: paths.clients,
+      lazy: screen(
+        () => import('./routes/clients'),
+        (m) => m.ClientsRoute,
+      ),
+    },
+    {
+      path: '/clients/:clientId',
+      lazy: screen(
+        () => import('./routes/client'),
+        (m) => m.ClientRoute,
+      ),
+    },
+    notFound,
+  ],
+};
+
+/** Its own lazy chunks: customers never download admin code. */
+const adminShell: RouteObject = {
+  path: paths.admin,
+  loader: requireLogin,
+  lazy: screen(
+    () => import('./routes/admin-shell'),
+    (m) => m.AdminShellRoute,
+  ),
+  children: [
+    {
+      index: true,
+      lazy: screen(
+        () => import('./routes/admin-index'),
+        (m) => m.AdminIndexRoute,
+      ),
+    },
+    {
+      path: paths.adminClients,
+      lazy: screen(
+        () => import('./routes/admin-clients'),
+        (m) => m.AdminClientsRoute,
+      ),
+    },
+    {
+      path: '/admin/clients/:clientId',
+      lazy: screen(
+        () => import('./routes/admin-client'),
+        (m) => m.AdminClientRoute,
+      ),
+    },
+    {
+      path: paths.adminUsers,
+      lazy: screen(
+        () => import('./routes/admin-users'),
+        (m) => m.AdminUsersRoute,
+      ),
+    },
+    {
+      path: '/admin/users/:userId',
+      lazy: screen(
+        () => import('./routes/admin-user'),
+        (m) => m.AdminUserRoute,
+      ),
+    },
+    {
+      path: paths.adminAudit,
+      lazy: screen(
+        () => import('./routes/admin-audit'),
+        (m) => m.AdminAuditRoute,
+      ),
+    },
+    {
+      path: paths.adminOperations,
+      lazy: screen(
+        () => import('./routes/admin-operations'),
+        (m) => m.AdminOperationsRoute,
+      ),
+    },
+    {
+      path: paths.adminPrices,
+      lazy: screen(
+        () => import('./routes/admin-prices'),
+        (m) => m.AdminPricesRoute,
+      ),
+    },
+    notFound,
+  ],
+};
+
 export const routes: RouteObject[] = [
   {
     Component: RootLayout,
@@ -62,192 +255,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
-        path: paths.register,
+        // React Query and the screens that read server state, in lazy chunks: the login page,
+        // the first screen of most visits, needs neither.
         lazy: screen(
-          () => import('./routes/register'),
-          (m) => m.RegisterRoute,
+          () => import('./routes/query-layout'),
+          (m) => m.QueryLayout,
         ),
-      },
-      {
-        path: paths.home,
-        loader: requireLogin,
-        lazy: screen(
-          () => import('./routes/customer-shell'),
-          (m) => m.CustomerShellRoute,
-        ),
-        children: [
-          redirectTo(paths.billing),
-          {
-            path: paths.billing,
-            children: [
-              redirectTo(paths.billingBalance),
-              {
-                path: paths.billingBalance,
-                lazy: screen(
-                  () => import('./routes/billing-balance'),
-                  (m) => m.BillingBalanceRoute,
-                ),
-              },
-              {
-                path: paths.billingPrices,
-                lazy: screen(
-                  () => import('./routes/billing-prices'),
-                  (m) => m.BillingPricesRoute,
-                ),
-              },
-              {
-                path: paths.paymentMethods,
-                lazy: screen(
-                  () => import('./routes/billing-payment-methods'),
-                  (m) => m.BillingPaymentMethodsRoute,
-                ),
-              },
-            ],
-          },
-          {
-            path: paths.quickstart,
-            lazy: screen(
-              () => import('./routes/quickstart'),
-              (m) => m.QuickStartRoute,
-            ),
-          },
-          {
-            // The Send SMS, Bulk send and Message Log screens under tabs of their own.
-            path: paths.messaging,
-            lazy: screen(
-              () => import('./routes/messaging'),
-              (m) => m.MessagingRoute,
-            ),
-            children: [
-              redirectTo(paths.sms),
-              {
-                path: paths.sms,
-                lazy: screen(
-                  () => import('./routes/messaging-sms'),
-                  (m) => m.MessagingSmsRoute,
-                ),
-              },
-              {
-                path: paths.bulk,
-                lazy: screen(
-                  () => import('./routes/messaging-bulk'),
-                  (m) => m.MessagingBulkRoute,
-                ),
-              },
-              {
-                path: `${paths.bulk}/:batchId`,
-                lazy: screen(
-                  () => import('./routes/messaging-batch'),
-                  (m) => m.MessagingBatchRoute,
-                ),
-              },
-              {
-                path: paths.messageLog,
-                lazy: screen(
-                  () => import('./routes/messaging-log'),
-                  (m) => m.MessagingLogRoute,
-                ),
-              },
-            ],
-          },
-          {
-            path: paths.myUser,
-            lazy: screen(
-              () => import('./routes/my-user'),
-              (m) => m.MyUserRoute,
-            ),
-          },
-          {
-            path: paths.changePassword,
-            lazy: screen(
-              () => import('./routes/change-password'),
-              (m) => m.ChangePasswordRoute,
-            ),
-          },
-          {
-            path: paths.clients,
-            lazy: screen(
-              () => import('./routes/clients'),
-              (m) => m.ClientsRoute,
-            ),
-          },
-          {
-            path: '/clients/:clientId',
-            lazy: screen(
-              () => import('./routes/client'),
-              (m) => m.ClientRoute,
-            ),
-          },
-          notFound,
-        ],
-      },
-      {
-        // Its own lazy chunks: customers never download admin code.
-        path: paths.admin,
-        loader: requireLogin,
-        lazy: screen(
-          () => import('./routes/admin-shell'),
-          (m) => m.AdminShellRoute,
-        ),
-        children: [
-          {
-            index: true,
-            lazy: screen(
-              () => import('./routes/admin-index'),
-              (m) => m.AdminIndexRoute,
-            ),
-          },
-          {
-            path: paths.adminClients,
-            lazy: screen(
-              () => import('./routes/admin-clients'),
-              (m) => m.AdminClientsRoute,
-            ),
-          },
-          {
-            path: '/admin/clients/:clientId',
-            lazy: screen(
-              () => import('./routes/admin-client'),
-              (m) => m.AdminClientRoute,
-            ),
-          },
-          {
-            path: paths.adminUsers,
-            lazy: screen(
-              () => import('./routes/admin-users'),
-              (m) => m.AdminUsersRoute,
-            ),
-          },
-          {
-            path: '/admin/users/:userId',
-            lazy: screen(
-              () => import('./routes/admin-user'),
-              (m) => m.AdminUserRoute,
-            ),
-          },
-          {
-            path: paths.adminAudit,
-            lazy: screen(
-              () => import('./routes/admin-audit'),
-              (m) => m.AdminAuditRoute,
-            ),
-          },
-          {
-            path: paths.adminOperations,
-            lazy: screen(
-              () => import('./routes/admin-operations'),
-              (m) => m.AdminOperationsRoute,
-            ),
-          },
-          {
-            path: paths.adminPrices,
-            lazy: screen(
-              () => import('./routes/admin-prices'),
-              (m) => m.AdminPricesRoute,
-            ),
-          },
-          notFound,
-        ],
+        children: [registerRoute, customerShell, adminShell],
       },
     ],
   },

@@ -1,11 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
 
-declare module '@tanstack/react-query' {
-  interface Register {
-    queryMeta: { public?: boolean };
-  }
-}
-
 /**
  * No retries (a refused credential must not be tried again, and tests stay deterministic)
  * and no refetch on focus; server state lives only here.
@@ -21,9 +15,4 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
-}
-
-/** Drops everything but public data (branding), so no user sees the previous user's data. */
-export function forgetUserData(queryClient: QueryClient): void {
-  queryClient.removeQueries({ predicate: (query) => !query.meta?.public });
 }

@@ -5,7 +5,6 @@
  * here instead of copying its literal key.
  */
 export const queryKeys = {
-  branding: ['branding'] as const,
   me: ['users', 'me'] as const,
   clients: {
     all: ['clients'] as const,

@@ -1,10 +1,11 @@
 import { render } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { createHashRouter, RouterProvider } from 'react-router';
 import type { Branding } from '../../shared/schemas/branding';
 import { AppProvider } from '../app/provider';
 import { routes } from '../app/router';
-import { brandingQueryOptions } from '../features/branding/api/get-branding';
+import { primeBranding } from '../features/branding/api/get-branding';
 import { saveCredentials } from '../lib/credentials';
 import { createQueryClient } from '../lib/query-client';
 import { testBranding } from './test-data';
@@ -15,6 +16,20 @@ const routers = new Set<ReturnType<typeof createHashRouter>>();
 export function disposeRouters(): void {
   for (const router of routers) router.dispose();
   routers.clear();
+}
+
+/** Renders the app's router at `path`, inside the app's providers (`queryClient` if given). */
+function mount(path: string, queryClient?: QueryClient) {
+  window.location.hash = `#${path}`;
+  const router = createHashRouter(routes);
+  routers.add(router);
+  const user = userEvent.setup();
+  const view = render(
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return { ...view, router, user };
 }
 
 /**
@@ -28,21 +43,17 @@ export function renderApp(
   if (options.loggedIn) {
     saveCredentials({ email: 'ada@example.test', password: 'password-123' });
   }
-  window.location.hash = `#${path}`;
+  primeBranding(options.branding ?? testBranding);
   const queryClient = createQueryClient();
-  queryClient.setQueryData(
-    brandingQueryOptions().queryKey,
-    options.branding ?? testBranding,
-  );
-  const router = createHashRouter(routes);
-  routers.add(router);
-  const user = userEvent.setup();
-  const view = render(
-    <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProvider>,
-  );
-  return { ...view, router, queryClient, user };
+  return { ...mount(path, queryClient), queryClient };
+}
+
+/**
+ * Renders the app as main.tsx starts it on a first visit: no query client and no branding
+ * yet, both made when a screen first needs them (the branding from `GET /api/config`).
+ */
+export function renderFirstVisit(path: string) {
+  return mount(path);
 }
 
 /** The current route path of the app, from the hash. */

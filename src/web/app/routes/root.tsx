@@ -1,18 +1,15 @@
 import { Outlet, useRouteError } from 'react-router';
 import { Button } from '../../components/ui/button';
-import { PanelProvider } from '../../components/ui/side-panel';
 import { Spinner } from '../../components/ui/spinner';
 import { ToastProvider } from '../../components/ui/toaster';
 import '../../components/ui/page-header.css';
 import './root.css';
 
-/** Providers that need the router (panel content may hold links). */
+/** Providers that need the router; the side panel's is in the query layout. */
 export function RootLayout() {
   return (
     <ToastProvider>
-      <PanelProvider>
-        <Outlet />
-      </PanelProvider>
+      <Outlet />
     </ToastProvider>
   );
 }

@@ -3,13 +3,16 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Field } from '../ui/field';
 import '../ui/field.css';
 
+/** A react-hook-form registration, or only the name for a form read when submitted (Login). */
+type Binding = UseFormRegisterReturn | { name: string };
+
 /** An e-mail address: typed as one, never spell-checked; `autoComplete` says what it is for. */
 export function EmailField({
   field,
   autoComplete,
   error,
 }: {
-  field: UseFormRegisterReturn;
+  field: Binding;
   autoComplete: 'username' | 'email';
   error?: string;
 }) {
@@ -32,7 +35,7 @@ export function PasswordField({
   invalid,
 }: {
   label: string;
-  field: UseFormRegisterReturn;
+  field: Binding;
   autoComplete: 'current-password' | 'new-password';
   hint?: ReactNode;
   error?: string;

@@ -1,10 +1,11 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { setAuthNotice } from '../../../lib/auth-notice';
 import { getCredentials } from '../../../lib/credentials';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { mockApi } from '../../../testing/mock-api';
+import { heldRoute, mockApi } from '../../../testing/mock-api';
+import { makeUser } from '../../../testing/test-data';
 
 describe('Login screen', () => {
   it("shows 'Login to' plus the product name, labelled fields and both buttons", async () => {
@@ -68,5 +69,41 @@ describe('Login screen', () => {
     await user.type(screen.getByLabelText('Password'), 'password-123');
     await user.click(screen.getByRole('button', { name: 'Login' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("drops the previous user's data: the next user never sees it", async () => {
+    const grace = heldRoute({ body: makeUser({ firstName: 'Grace' }) });
+    mockApi({
+      ...shellRoutes(),
+      'GET /api/users/me': (request) =>
+        request.headers.get('Authorization')?.startsWith('Basic Z3JhY2')
+          ? grace.route()
+          : { body: makeUser() },
+    });
+    const { router, user } = renderApp('/billing/balance', {
+      loggedIn: true,
+    });
+    expect(
+      await screen.findByRole('button', { name: 'Hello Ada' }),
+    ).toBeInTheDocument();
+
+    await router.navigate('/login');
+    await user.type(
+      await screen.findByLabelText('Email'),
+      'grace@example.test',
+    );
+    await user.type(screen.getByLabelText('Password'), 'password-456');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    // The shell is up (its navbar shows) while Grace's answer is held: Ada's name, still
+    // in the cache but for the drop, must not show.
+    const navbar = await screen.findByRole('banner');
+    expect(
+      within(navbar).getByRole('link', { name: 'Skyline Console' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Hello Ada' })).toBeNull();
+    grace.release();
+    expect(
+      await screen.findByRole('button', { name: 'Hello Grace' }),
+    ).toBeInTheDocument();
   });
 });

@@ -1,12 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import type { FormEvent, ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import {
-  LoginFormSchema,
-  type LoginFormInput,
-} from '../../../../shared/schemas/users';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import {
@@ -16,30 +9,36 @@ import {
 import { paths } from '../../../config/paths';
 import { clearAuthNotice, useAuthNotice } from '../../../lib/auth-notice';
 import { saveCredentials } from '../../../lib/credentials';
-import { forgetUserData } from '../../../lib/query-client';
+import {
+  forgetUserData,
+  useQueryClientSlot,
+} from '../../../lib/query-client-slot';
 import './auth.css';
 import '../../../components/ui/field.css';
 
 /**
  * Login only stores the credentials and goes to / (spec §4): the first call of the shell
- * checks them, and a refusal comes back here with a notice saying so.
+ * checks them, and a refusal comes back here with a notice saying so. The form checks nothing
+ * itself (spec §5), so it reads its two fields when submitted: the login page, the first
+ * screen of most visits, loads neither react-hook-form nor a schema library for it.
  */
 export function LoginForm({ productName }: { productName: ReactNode }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const queryClient = useQueryClientSlot();
   const notice = useAuthNotice();
-  const { register, handleSubmit } = useForm<LoginFormInput>({
-    resolver: zodResolver(LoginFormSchema),
-    defaultValues: { email: '', password: '' },
-  });
 
-  const onSubmit = handleSubmit((values) => {
-    saveCredentials(values);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = new FormData(event.currentTarget);
+    saveCredentials({
+      email: String(values.get('email') ?? ''),
+      password: String(values.get('password') ?? ''),
+    });
     clearAuthNotice();
     // Whatever the previous user left in the cache must not show to this one.
     forgetUserData(queryClient);
     navigate(paths.home);
-  });
+  };
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
@@ -53,10 +52,10 @@ export function LoginForm({ productName }: { productName: ReactNode }) {
           {notice.text}
         </Alert>
       ) : null}
-      <EmailField field={register('email')} autoComplete="username" />
+      <EmailField field={{ name: 'email' }} autoComplete="username" />
       <PasswordField
         label="Password"
-        field={register('password')}
+        field={{ name: 'password' }}
         autoComplete="current-password"
       />
       <div className="form-actions">
