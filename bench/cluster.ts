@@ -25,11 +25,11 @@ import { smscBind, WORKER_ENTRY as WORKER } from '../tests/support/fleet.ts';
 import { startSmscProcess } from '../tests/support/smsc-process.ts';
 import { throwawayPostgres } from '../tests/support/throwaway-postgres.ts';
 import {
-  BENCH_ADMIN,
   basicHeader,
+  BENCH_ADMIN,
   call,
   expectStatus,
-  registerBenchUser,
+  fundedBenchClient,
   seconds,
 } from './server.ts';
 
@@ -79,24 +79,8 @@ async function node(
 
 /** A client of a new customer with plenty of credit; answers its Basic header and id. */
 async function fundedClient(url: string) {
-  const created = await call(
-    url,
-    'POST',
-    '/api/clients',
-    { name: 'bench' },
-    await registerBenchUser(url),
-  );
-  expectStatus(created, 201, 'create client');
-  const client = JSON.parse(created.text) as { id: string; secret: string };
-  const credit = await call(
-    url,
-    'POST',
-    `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-    { amount: '1000000' },
-    basicHeader(BENCH_ADMIN.email, BENCH_ADMIN.password),
-  );
-  expectStatus(credit, 200, 'free credit');
-  return { id: client.id, auth: basicHeader(client.id, client.secret) };
+  const { clientId, clientAuth } = await fundedBenchClient(url, '1000000');
+  return { id: clientId, auth: clientAuth };
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -13,10 +13,8 @@
 import { Agent, request } from 'node:http';
 import { startSmscProcess } from '../tests/support/smsc-process.ts';
 import {
-  BENCH_ADMIN,
-  basicHeader,
   call,
-  registerBenchUser,
+  fundedBenchClient,
   seconds,
   startBenchServer,
 } from './server.ts';
@@ -43,26 +41,11 @@ const server = await startBenchServer({
   DELIVERY_WORKERS: WORKERS,
 });
 try {
-  const userAuth = await registerBenchUser(server.url);
-  const created = await call(
+  const { clientId, clientAuth } = await fundedBenchClient(
     server.url,
-    'POST',
-    '/api/clients',
-    { name: 'bench' },
-    userAuth,
+    '1000000',
   );
-  const client = JSON.parse(created.text) as { id: string; secret: string };
-  const clientAuth = basicHeader(client.id, client.secret);
-  const adminAuth = basicHeader(BENCH_ADMIN.email, BENCH_ADMIN.password);
-  const credit = await call(
-    server.url,
-    'POST',
-    `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
-    { amount: 1_000_000 },
-    adminAuth,
-  );
-  if (credit.status !== 200)
-    throw new Error(`free credit answered ${credit.status}`);
+  const client = { id: clientId };
   console.log(
     `bench:delivery — ${server.database}, SMPP window ${WINDOW}, DELIVERY_WORKERS ${WORKERS}, ${MESSAGES} messages over ${CONNECTIONS} connections`,
   );

@@ -104,12 +104,13 @@ export async function registerBenchUser(url: string): Promise<string> {
 
 /**
  * A fresh customer with one API client holding `credit` (free credit by the bench admin);
- * returns the customer's Basic header and the client's id.
+ * returns the customer's Basic header, the client's id and the client's own Basic header.
+ * A client's default balance has the client's id (README, Accountability).
  */
 export async function fundedBenchClient(
   url: string,
   credit: string,
-): Promise<{ userAuth: string; clientId: string }> {
+): Promise<{ userAuth: string; clientId: string; clientAuth: string }> {
   const userAuth = await registerBenchUser(url);
   const created = await call(
     url,
@@ -119,17 +120,20 @@ export async function fundedBenchClient(
     userAuth,
   );
   expectStatus(created, 201, 'create client');
-  const clientId = (JSON.parse(created.text) as { id: string }).id;
+  const client = JSON.parse(created.text) as { id: string; secret: string };
   const granted = await call(
     url,
     'POST',
-    // A client's default balance has the client's id (README, Accountability).
-    `/api/admin/clients/${clientId}/balances/${clientId}/freecredit`,
+    `/api/admin/clients/${client.id}/balances/${client.id}/freecredit`,
     { amount: credit },
     basicHeader(BENCH_ADMIN.email, BENCH_ADMIN.password),
   );
   expectStatus(granted, 200, 'free credit');
-  return { userAuth, clientId };
+  return {
+    userAuth,
+    clientId: client.id,
+    clientAuth: basicHeader(client.id, client.secret),
+  };
 }
 
 export function hasWrk(): boolean {

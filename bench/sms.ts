@@ -10,14 +10,12 @@ import { Agent, request } from 'node:http';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/open.ts';
 import {
-  BENCH_ADMIN,
-  basicHeader,
+  type BenchServer,
   call,
   expectStatus,
-  registerBenchUser,
+  fundedBenchClient,
   seconds,
   startBenchServer,
-  type BenchServer,
 } from './server.ts';
 
 const DURATION = seconds('BENCH_SECONDS', 10);
@@ -110,36 +108,10 @@ async function prefill(
 
 let server = await startBenchServer();
 try {
-  const userAuth = await registerBenchUser(server.url);
-  const created = await call(
-    server.url,
-    'POST',
-    '/api/clients',
-    { name: 'bench' },
-    userAuth,
-  );
-  expectStatus(created, 201, 'create client');
-  const client = JSON.parse(created.text) as { id: string; secret: string };
-  const clientAuth = basicHeader(client.id, client.secret);
-  const adminAuth = basicHeader(BENCH_ADMIN.email, BENCH_ADMIN.password);
-
-  const balance = await call(
-    server.url,
-    'GET',
-    `/api/admin/clients/${client.id}/balances/default`,
-    undefined,
-    adminAuth,
-  );
-  expectStatus(balance, 200, 'admin balance');
-  const balanceId = (JSON.parse(balance.text) as { id: string }).id;
-  const credit = await call(
-    server.url,
-    'POST',
-    `/api/admin/clients/${client.id}/balances/${balanceId}/freecredit`,
-    { amount: CREDIT },
-    adminAuth,
-  );
-  expectStatus(credit, 200, 'free credit');
+  const { clientId, clientAuth } = await fundedBenchClient(server.url, CREDIT);
+  const client = { id: clientId };
+  // A client's default balance has the client's id (README, Accountability).
+  const balanceId = client.id;
   if (PREFILL > 0) server = await prefill(server, client.id, balanceId);
 
   const balancePath = `/api/clients/${client.id}/balances/default`;

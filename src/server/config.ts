@@ -259,6 +259,18 @@ export interface DeliveryConfig {
   messageValiditySeconds: number;
 }
 
+/** The entry points' reading of the environment: a bad variable is printed and ends the process. */
+export function loadConfigOrExit(
+  env: Record<string, string | undefined>,
+): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
+
 /** Parses the environment once, applying CONTRACT.md defaults; throws listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const present = Object.fromEntries(

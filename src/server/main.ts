@@ -1,18 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { closeOnSignals } from './shutdown.ts';
 
 // The server's entry (npm start): it reads the environment, handles signals and exits; tests
 // build the app with their own config. worker.ts is the same for the delivery-only process.
-let config: Config;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
-}
+const config = loadConfigOrExit(process.env);
 
 let app: FastifyInstance;
 try {

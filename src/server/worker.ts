@@ -9,7 +9,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import type { Db } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { startDelivery } from './delivery/engine.ts';
@@ -19,13 +19,7 @@ import { Metrics } from './plugins/metrics.ts';
 import { Readiness } from './plugins/readiness.ts';
 import { closeOnSignals } from './shutdown.ts';
 
-let config: Config;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
-}
+const config = loadConfigOrExit(process.env);
 if (!config.databaseUrl) {
   // The embedded database belongs to the one server process: its workers run inside it.
   console.error(
