@@ -18,6 +18,7 @@ import {
   seconds,
   startBenchServer,
 } from './server.ts';
+import { reportFigures } from './report.ts';
 
 const MESSAGES = seconds('BENCH_MESSAGES', 5000);
 const CONNECTIONS = seconds('BENCH_CONNECTIONS', 50);
@@ -165,6 +166,24 @@ try {
   }
   console.log(`SMSC                 ${stats.submits} submit_sm received`);
   console.log(`target ≥ ${goal}/s: ${rate >= goal ? 'met' : 'NOT met'}`);
+  reportFigures('delivery', [
+    {
+      name: `delivered, first accept → last DELIVERED (${server.database})`,
+      value: Math.round(rate),
+      unit: '/s',
+      target: { op: '>=', value: goal },
+    },
+    {
+      name: 'last DELIVERED after the last accept',
+      value: Number(Math.max(0, drainSpan).toFixed(1)),
+      unit: 's',
+    },
+    {
+      name: 'accept → DELIVERED p99',
+      value: Number(percentile(latencies, 99)),
+      unit: 'ms',
+    },
+  ]);
 } finally {
   await server.stop();
   await smsc.stop();

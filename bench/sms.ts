@@ -17,6 +17,7 @@ import {
   seconds,
   startBenchServer,
 } from './server.ts';
+import { reportFigures } from './report.ts';
 
 const DURATION = seconds('BENCH_SECONDS', 10);
 const CONNECTIONS = seconds('BENCH_CONNECTIONS', 50);
@@ -219,6 +220,22 @@ try {
   console.log(
     `target ≥ ${goal}/s: ${accepted / elapsed >= goal ? 'met' : 'NOT met'}`,
   );
+  reportFigures('sms', [
+    {
+      name: `accepted sends (${server.database})`,
+      value: Math.round(accepted / elapsed),
+      unit: '/s',
+      target: { op: '>=', value: goal },
+    },
+    { name: 'p50', value: Number(percentile(0.5)), unit: 'ms' },
+    { name: 'p99', value: Number(percentile(0.99)), unit: 'ms' },
+    {
+      name: 'balance exact (1 = yes)',
+      value: exact ? 1 : 0,
+      unit: '',
+      target: { op: '>=', value: 1 },
+    },
+  ]);
   if (!exact) process.exitCode = 1;
 } finally {
   await server.stop();
