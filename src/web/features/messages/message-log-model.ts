@@ -6,6 +6,7 @@ import {
   type MessageList,
   type MessageState,
 } from '../../../shared/schemas/messages';
+import { groupCallbacks } from './callback-events';
 
 /** The message log's view of the Delivery contract: the server's own schemas. */
 export { MESSAGE_STATES };
@@ -25,6 +26,27 @@ export const LIVE_REFRESH_MS = 2000;
 
 export function isInFlight(message: { state: string }): boolean {
   return IN_FLIGHT.includes(message.state);
+}
+
+/**
+ * How long after its last state change a message's panel keeps refreshing: its status callback
+ * is queued by that change and tried moments later, so a message that became final just before
+ * the panel read it may not show that try yet.
+ */
+export const CALLBACK_SETTLE_MS = 60_000;
+
+/**
+ * Whether the message panel keeps refreshing: while the message is in flight, while one of its
+ * status callback events is being retried, and for a while after its last state change.
+ */
+export function isLive(message: MessageDetail, now = Date.now()): boolean {
+  return (
+    isInFlight(message) ||
+    groupCallbacks(message.callbacks).some(
+      (event) => event.outcome === 'retrying',
+    ) ||
+    now - Date.parse(message.dateUpdated) < CALLBACK_SETTLE_MS
+  );
 }
 
 /** Whose messages: a customer's own client, or any client seen by staff (the admin calls). */

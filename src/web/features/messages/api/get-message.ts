@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../lib/query-keys';
 import { api, unwrap } from '../../../lib/api-client';
 import {
-  isInFlight,
+  isLive,
   LIVE_REFRESH_MS,
   messagesPath,
   type MessageDetail,
@@ -35,13 +35,13 @@ export const messageQueryOptions = (query: MessageQuery) =>
     queryFn: () => getMessage(query),
   });
 
-/** The message of the detail panel, refreshed like the list while it is in flight. */
+/** The message of the detail panel, refreshed while it or its status callbacks may change. */
 export function useMessage(query: MessageQuery) {
   return useQuery({
     ...messageQueryOptions(query),
     staleTime: 0,
     refetchInterval: (current) =>
-      current.state.data && isInFlight(current.state.data)
+      current.state.data && isLive(current.state.data)
         ? LIVE_REFRESH_MS
         : false,
   });
