@@ -16,6 +16,7 @@ import {
   tempDataDir,
   type SpawnedServer,
 } from '../tests/support/spawn-server.ts';
+import { median, reportFigures, type Figure } from './report.ts';
 import { BENCH_ADMIN, seconds } from './server.ts';
 
 const ROUNDS = seconds('BENCH_ROUNDS', 3);
@@ -182,13 +183,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? sorted[middle]!
-    : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 const fields = [
   ['firstStartMs', 'start, new DATA_DIR (ms)'],
   ['restartMs', 'start, existing DATA_DIR (ms)'],
@@ -202,13 +196,24 @@ const fields = [
 console.log(
   `\nmedians of ${ROUNDS} rounds     PGlite   PostgreSQL   PostgreSQL/PGlite`,
 );
+const figures: Figure[] = [];
 for (const [field, label] of fields) {
   const [lite, postgres] = ENGINES.map((engine) =>
     median(runs.filter((r) => r.engine === engine).map((r) => r[field])),
   ) as [number, number];
+  const unit = label.endsWith('(MB)')
+    ? 'MB'
+    : label.endsWith('(ms)')
+      ? 'ms'
+      : '%';
+  figures.push(
+    { name: `${label}, PGlite`, value: Number(lite.toFixed(1)), unit },
+    { name: `${label}, PostgreSQL`, value: Number(postgres.toFixed(1)), unit },
+  );
   console.log(
     `${label.padEnd(40)} ${lite.toFixed(1).padStart(8)} ${postgres.toFixed(1).padStart(10)} ${(postgres / lite).toFixed(2).padStart(10)}`,
   );
 }
+reportFigures('engine', figures);
 mkdirSync('.tmp', { recursive: true });
 writeFileSync('.tmp/bench-engine.json', JSON.stringify(runs, null, 2));

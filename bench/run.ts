@@ -13,7 +13,15 @@ import { resolve } from 'node:path';
 import { parseFigures, type FigureResult } from './report.ts';
 import { ROOT } from './spawn.ts';
 
-const BENCHES = ['api', 'sms', 'web', 'delivery', 'search'] as const;
+const BENCHES = [
+  'api',
+  'sms',
+  'web',
+  'delivery',
+  'batch',
+  'search',
+  'engine',
+] as const;
 
 interface BenchRun {
   bench: string;
