@@ -263,6 +263,40 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       }
     });
 
+    it('a new user is not revoked by their own registration, a later role grant is', async () => {
+      const heard: string[] = [];
+      const listener = listenForRevocations(
+        fleet.databaseUrl,
+        {
+          forget: (subject) => void heard.push(subject),
+          suspend: () => undefined,
+          resume: () => undefined,
+        },
+        () => undefined,
+      );
+      try {
+        await listener.listening;
+        const { user } = await registerUser(a);
+        const admin = httpClient(a, {
+          username: ADMIN.email,
+          password: ADMIN.password,
+        });
+        // The grant is committed after the registration: once its id is heard, a notification
+        // of the registration would have been heard before it.
+        expect(
+          (
+            await admin.post(`/api/admin/users/${user.id}/roles/add`, {
+              role: 'ROLE_USER_LIST',
+            })
+          ).status,
+        ).toBe(200);
+        await expect.poll(() => heard.includes(user.id)).toBe(true);
+        expect(heard.filter((subject) => subject === user.id)).toHaveLength(1);
+      } finally {
+        await listener.close();
+      }
+    });
+
     it('the revocation listener caches only while it listens, and reconnects after pg_terminate_backend', async () => {
       const heard: string[] = [];
       const listener = listenForRevocations(
