@@ -9,6 +9,7 @@ import { SendSmsSchema } from '../../../../shared/schemas/messages';
 import type { PriceList, Quote } from '../../../../shared/schemas/prices';
 import { countSms } from '../../../../shared/sms';
 import { SendLaterFields } from '../../../components/forms/send-later-fields';
+import { SendFailureAlert } from '../../../components/forms/send-failure-alert';
 import { Alert } from '../../../components/ui/alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Table, type Column } from '../../../components/ui/data-table';
@@ -16,7 +17,7 @@ import { TextAreaField } from '../../../components/ui/field';
 import { FormActions } from '../../../components/ui/form-actions';
 import { SectionCard } from '../../../components/ui/section-card';
 import { useToast } from '../../../components/ui/toaster';
-import { errorText, sendFailureText } from '../../../lib/api-error';
+import { errorText } from '../../../lib/api-error';
 import { formatDateTime, formatPrice } from '../../../lib/format';
 import {
   refineSendLater,
@@ -253,11 +254,7 @@ export function BulkSendForm({
           recipients.
         </Alert>
       ) : null}
-      {send.error ? (
-        <Alert tone="danger" onDismiss={() => send.reset()}>
-          {sendFailureText(send.error)}
-        </Alert>
-      ) : null}
+      <SendFailureAlert send={send} />
       <FormActions
         submit={
           list.recipients.length > 0

@@ -13,6 +13,7 @@ import {
   type SendSmsInput,
 } from '../../../../shared/schemas/messages';
 import { SendLaterFields } from '../../../components/forms/send-later-fields';
+import { SendFailureAlert } from '../../../components/forms/send-failure-alert';
 import { Alert } from '../../../components/ui/alert';
 import { FormActions } from '../../../components/ui/form-actions';
 import { Field, TextAreaField } from '../../../components/ui/field';
@@ -20,7 +21,6 @@ import { useToast } from '../../../components/ui/toaster';
 import type { Message } from '../../../../shared/schemas/messages';
 import { paths } from '../../../config/paths';
 import type { Quote } from '../../../../shared/schemas/prices';
-import { sendFailureText } from '../../../lib/api-error';
 import { priceSourceText } from '../../../lib/format';
 import {
   refineSendLater,
@@ -266,11 +266,7 @@ export function SmsForm({
             <Alert tone="danger">{refusal}</Alert>
           </div>
         ) : null}
-        {send.error ? (
-          <Alert tone="danger" onDismiss={() => send.reset()}>
-            {sendFailureText(send.error)}
-          </Alert>
-        ) : null}
+        <SendFailureAlert send={send} />
         {/* Where the eye is after sending (the toast says it was sent, this where it went). */}
         {lastSent && !problem && !send.error ? (
           <p className="sent-note" ref={sentNote}>
