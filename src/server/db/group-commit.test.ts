@@ -84,4 +84,74 @@ describe('GroupCommit', () => {
     ]);
     expect(store.stored.sort()).toEqual(['a', 'b', 'c', 'd']);
   });
+
+  it('with inFlight 2, writes the next batch while the last one runs, never more at once', async () => {
+    let running = 0;
+    let most = 0;
+    const batches: string[][] = [];
+    const gates: (() => void)[] = [];
+    const writer = new GroupCommit(
+      async (items: string[]) => {
+        batches.push(items);
+        most = Math.max(most, ++running);
+        await new Promise<void>((r) => gates.push(r));
+        running--;
+        return items.map((i) => i.toUpperCase());
+      },
+      { max: 100, inFlight: 2 },
+    );
+    const first = writer.push('a');
+    await expect.poll(() => batches.length).toBe(1);
+    // Queued while 'a' is written: a second writer takes them at once.
+    const second = ['b', 'c'].map((i) => writer.push(i));
+    await expect.poll(() => batches.length).toBe(2);
+    // A third batch waits for a writer to be free.
+    const third = writer.push('d');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(batches).toEqual([['a'], ['b', 'c']]);
+    gates.shift()!();
+    await expect.poll(() => batches.length).toBe(3);
+    while (gates.length > 0 || batches.length < 3) {
+      gates.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(await Promise.all([first, ...second, third])).toEqual([
+      'A',
+      'B',
+      'C',
+      'D',
+    ]);
+    expect(batches).toEqual([['a'], ['b', 'c'], ['d']]);
+    expect(most).toBe(2);
+    await writer.drain();
+  });
+
+  it('by default writes one batch at a time', async () => {
+    let running = 0;
+    let most = 0;
+    const writer = new GroupCommit(async () => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+    }, 1);
+    await Promise.all(['a', 'b', 'c', 'd'].map((i) => writer.push(i)));
+    expect(most).toBe(1);
+  });
+
+  it('writes a call pushed just as the last writer saw an empty queue', async () => {
+    // Pushed a few microtasks after the previous call was answered, one of them the turn in
+    // which its writer ends: nobody may be left waiting.
+    for (let hops = 0; hops < 8; hops++) {
+      const writer = new GroupCommit(async () => undefined, 10);
+      await writer.push('a');
+      for (let i = 0; i < hops; i++) await Promise.resolve();
+      const late = writer.push('b');
+      await expect(
+        Promise.race([
+          late.then(() => 'written'),
+          new Promise((r) => setTimeout(() => r(`stuck after ${hops}`), 100)),
+        ]),
+      ).resolves.toBe('written');
+    }
+  });
 });

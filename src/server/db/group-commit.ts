@@ -10,12 +10,20 @@
  * its index) no longer loses the rest of the batch. Only for a `write` that is all or nothing
  * (one statement or one transaction): a half-applied batch written again would apply twice.
  * A failure that is nobody's item (database down) then costs up to 2n − 1 failing writes.
+ *
+ * With `inFlight` > 1, the next batch is written while the last one is still running (on another
+ * connection), so a batch's commit (its WAL flush on a durable database) overlaps the next
+ * batch's work instead of adding to it. Batches still start in arrival order; the writes must
+ * order themselves where they touch the same rows (send_sms_batch locks the balances it may
+ * debit first, in one order).
  */
 export interface GroupCommitOptions {
   /** Items per write (default 500). */
   max?: number;
   /** Bisect a failed batch so that only the failing items reject (default false). */
   isolateFailures?: boolean;
+  /** Batches written at once (default 1). */
+  inFlight?: number;
 }
 
 interface Queued<T, R> {
@@ -26,10 +34,14 @@ interface Queued<T, R> {
 
 export class GroupCommit<T, R = void> {
   #queue: Queued<T, R>[] = [];
-  #running: Promise<void> | null = null;
+  /** Writers taking batches until none is queued: at most `inFlight`. */
+  #active = 0;
+  /** Their promises, for `drain`. */
+  #writers = new Set<Promise<void>>();
   readonly #write: (items: T[]) => Promise<R[] | void>;
   readonly #max: number;
   readonly #isolate: boolean;
+  readonly #inFlight: number;
 
   /**
    * `write` returns one result per item, in order (or nothing when R is void). The second
@@ -43,21 +55,35 @@ export class GroupCommit<T, R = void> {
     const o = typeof options === 'number' ? { max: options } : options;
     this.#max = o.max ?? 500;
     this.#isolate = o.isolateFailures ?? false;
+    this.#inFlight = o.inFlight ?? 1;
   }
 
   push(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
-      this.#running ??= this.#run();
+      // A second writer starts only for a queue that builds up while a batch is written.
+      if (
+        this.#active === 0 ||
+        (this.#active < this.#inFlight && this.#queue.length === 1)
+      ) {
+        this.#active++;
+        const writer = this.#run();
+        this.#writers.add(writer);
+        void writer.then(() => this.#writers.delete(writer));
+      }
     });
   }
 
   async #run(): Promise<void> {
-    await new Promise((r) => setImmediate(r));
-    while (this.#queue.length > 0) {
-      await this.#writeBatch(this.#queue.splice(0, this.#max));
+    try {
+      await new Promise((r) => setImmediate(r));
+      while (this.#queue.length > 0) {
+        await this.#writeBatch(this.#queue.splice(0, this.#max));
+      }
+    } finally {
+      // In the same turn as the empty queue was seen: a call pushed after it starts a writer.
+      this.#active--;
     }
-    this.#running = null;
   }
 
   async #writeBatch(batch: Queued<T, R>[]): Promise<void> {
@@ -78,6 +104,6 @@ export class GroupCommit<T, R = void> {
 
   /** Resolves once nothing is queued or being written. */
   async drain(): Promise<void> {
-    while (this.#running) await this.#running;
+    while (this.#writers.size > 0) await Promise.all(this.#writers);
   }
 }

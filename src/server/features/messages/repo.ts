@@ -116,7 +116,7 @@ interface SendRow {
 
 /**
  * Concurrent sends on one database go together: each batch is one call of `send_sms_batch`
- * (migrations/003-delivery.sql), one statement and so one transaction and one commit, which
+ * (migrations/025-sends-in-flight.sql), one statement and so one transaction and one commit, which
  * debits, stores each message as ACCEPTED with its ledger row, and queues the delivery jobs.
  */
 const batchers = new WeakMap<
@@ -155,7 +155,8 @@ function batcherOf(q: Queryable) {
         const byIndex = new Map(rows.map((row) => [row.idx, row]));
         return items.map((_, i) => byIndex.get(i + 1));
       },
-      200,
+      // Two groups at once: one commits while the next is decided (migrations/025).
+      { max: 200, inFlight: 2 },
     );
     batchers.set(q, batcher);
   }
