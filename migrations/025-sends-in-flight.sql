@@ -2,7 +2,8 @@
 -- writes the next group of sends while the last one commits (GroupCommit inFlight 2 in
 -- features/messages/repo.ts), so a group's WAL flush overlaps the next group's work. Two groups
 -- that share clients must queue, not deadlock: send_sms_batch now first locks every balance the
--- group may debit, in one order (by id), and a group waits at the first balance it shares with
+-- group may debit, in one order (by client id, the order cancel_messages of 021 and the refunds
+-- lock them in), and a group waits at the first balance it shares with
 -- the group before it, until that one has committed. Its decisions then see the earlier group's
 -- debits, keys and counted seconds, exactly as when the groups ran one after the other.
 --
@@ -61,12 +62,12 @@ DECLARE
   r_conflict boolean[] := '{}';
   start timestamptz;
 BEGIN
-  -- Every balance the group may debit is locked first, in one order (by id), so two groups in
-  -- flight at once (the node writes the next while the last commits) queue on the first balance
-  -- they share instead of deadlocking on two.
+  -- Every balance the group may debit is locked first, in one order (by client id), so two
+  -- groups in flight at once (the node writes the next while the last commits) queue on the
+  -- first balance they share instead of deadlocking on two.
   PERFORM 1 FROM balances b
   WHERE b.client_id IN (SELECT (x->>'clientId')::uuid FROM jsonb_array_elements(p) AS x)
-  ORDER BY b.id
+  ORDER BY b.client_id
   FOR UPDATE;
   FOR i IN 1 .. jsonb_array_length(p) LOOP
     e := p->(i - 1);
