@@ -142,7 +142,7 @@ describe('loadConfig', () => {
       statusCallbackDns: { servers: undefined, timeoutMs: 5_000 },
       defaultMethod: 'MELROSE_SMPP',
       publicUrl: 'http://127.0.0.1:9000',
-      workers: 1,
+      workers: 2,
       messageValiditySeconds: 172_800,
     });
     expect(
@@ -153,7 +153,7 @@ describe('loadConfig', () => {
       systemId: 'id',
       password: '',
       systemType: '',
-      window: 10,
+      window: 50,
       maxTps: null,
     });
   });

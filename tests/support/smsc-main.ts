@@ -7,8 +7,9 @@
  * sent after every accepted submit; unset: no receipts), SMSC_RECEIPT_DELAY_MS (0),
  * SMSC_REDELIVER_RECEIPTS (1: receipts not acknowledged go again to the next bind, as real
  * SMSCs store and forward them).
- * A line `stats` on stdin prints one JSON line `{"stats": {submits, texts, binds}}`: the
- * number of submit_sm received and the text of each, in order.
+ * A line `stats` on stdin prints one JSON line `{"stats": {submits, texts, arrivals, binds}}`:
+ * the number of submit_sm received, the text of each and when it arrived (epoch milliseconds,
+ * fractional: the same clock as Date.now() in other processes), in order.
  */
 import { startSmsc } from './smsc.ts';
 
@@ -48,6 +49,9 @@ process.stdin.setEncoding('utf8').on('data', (chunk: string) => {
           stats: {
             submits: smsc.submits.length,
             texts: smsc.submits.map((s) => s.text),
+            arrivals: smsc.submits.map(
+              (s) => performance.timeOrigin + s.receivedAt,
+            ),
             binds: smsc.binds.length,
           },
         }),

@@ -8,8 +8,16 @@ export interface SmscProcess {
   host: string;
   port: number;
   child: ChildProcess;
-  /** submit_sm received so far and their texts, in order. */
-  stats(): Promise<{ submits: number; texts: string[]; binds: number }>;
+  /**
+   * submit_sm received so far, their texts and arrival times (epoch ms, as Date.now() here),
+   * in order.
+   */
+  stats(): Promise<{
+    submits: number;
+    texts: string[];
+    arrivals: number[];
+    binds: number;
+  }>;
   stop(): Promise<void>;
 }
 

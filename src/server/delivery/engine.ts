@@ -46,7 +46,7 @@ import type { Waker } from './waker.ts';
  */
 export const UNRECORDED_PER_WINDOW_SLOT = 10;
 /** Jobs fetched at once by a worker. */
-const BATCH_SIZE = 100;
+export const DELIVERY_BATCH_SIZE = 100;
 
 export interface DeliveryOptions {
   config: DeliveryConfig;
@@ -318,7 +318,7 @@ export async function startDelivery(
       await boss.work(
         DELIVERY_QUEUE,
         {
-          batchSize: BATCH_SIZE,
+          batchSize: DELIVERY_BATCH_SIZE,
           includeMetadata: true,
           perJobResults: true,
           pollingIntervalSeconds: 0.5,
