@@ -12,6 +12,8 @@ import {
   startSmscProcess,
   type SmscProcess,
 } from '../../support/smsc-process.ts';
+import { ADMIN } from '../../support/start-server.ts';
+import { httpClient } from '../../support/http.ts';
 
 /**
  * Crash: a real server process on a real DATA_DIR (or, in the PostgreSQL pass, on a database
@@ -165,6 +167,89 @@ describe('delivery survives SIGKILL of the server', () => {
       expect(run.duplicates).toBeLessThanOrEqual(
         WINDOW * UNRECORDED_PER_WINDOW_SLOT,
       );
+    },
+    TAKEOVER_MS + 60_000,
+  );
+});
+
+// A batch's release is paced by the client's messages a second (migrations/021): the job that
+// loads its messages lets one second's worth go and, in the same transaction, books a new job at
+// a later second for each of the others. A kill after that commit and before the job completes
+// leaves the old job to come back (when the database reopens, or when its heartbeat stops on
+// PostgreSQL): it must leave the deferred messages to their newer jobs, and nothing may be lost,
+// sent twice beyond the unrecorded window, failed or refunded.
+describe('a paced batch release survives SIGKILL of the server', () => {
+  it(
+    'delivers every message of the batch, none refunded, resending only what was unrecorded at the kill',
+    async () => {
+      const RECIPIENTS = 24;
+      const PER_SECOND = 4;
+      const smsc = await startSmscProcess({ SMSC_RECEIPT: 'DELIVRD' });
+      smscs.push(smsc);
+      const { first, owner, client, restart, ownerOn } =
+        await restartableServer(
+          started,
+          'paced',
+          { ...smscBind(smsc), SMPP_WINDOW: String(WINDOW) },
+          100,
+        );
+      const admin = httpClient(first.url, {
+        username: ADMIN.email,
+        password: ADMIN.password,
+      });
+      expect(
+        (
+          await admin.put(`/api/admin/clients/${client.id}/limits`, {
+            maxMessagesPerSecond: PER_SECOND,
+          })
+        ).status,
+      ).toBe(200);
+      const base = `/api/clients/${client.id}`;
+      const sent = await owner.http.post(`${base}/batches`, {
+        recipients: Array.from(
+          { length: RECIPIENTS },
+          (_, i) => `447700900${String(i).padStart(3, '0')}`,
+        ),
+        body: 'Paced',
+      });
+      expect(sent.status).toBe(201);
+      // Killed once the first second's messages are out and the others wait for theirs.
+      await expect
+        .poll(async () => (await smsc.stats()).submits, {
+          timeout: 20_000,
+          interval: 20,
+        })
+        .toBeGreaterThanOrEqual(PER_SECOND);
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const killedAt = Date.now();
+      const atKill = (await smsc.stats()).submits;
+      expect(atKill).toBeLessThan(RECIPIENTS);
+
+      const http = ownerOn(await restart());
+      const batch = await eventually(
+        async () => (await http.get(`${base}/batches/${sent.body.id}`)).body,
+        (b: { states: Record<string, number> }) =>
+          b.states.DELIVERED === RECIPIENTS,
+        {
+          what: 'every message of the batch DELIVERED',
+          timeout: killedAt + TAKEOVER_MS - Date.now(),
+          interval: 200,
+        },
+      );
+      expect(batch.states).toEqual({ DELIVERED: RECIPIENTS });
+      const { submits } = await smsc.stats();
+      console.log(
+        `paced crash test: ${atKill} submits at the kill, ${submits} in all for ${RECIPIENTS} messages`,
+      );
+      expect(submits).toBeGreaterThanOrEqual(RECIPIENTS);
+      expect(submits - RECIPIENTS).toBeLessThanOrEqual(
+        WINDOW * UNRECORDED_PER_WINDOW_SLOT,
+      );
+      const refunds = await http.get(
+        `${base}/balances/default/ledger?kind=REFUND`,
+      );
+      expect(refunds.body.total).toBe(0);
     },
     TAKEOVER_MS + 60_000,
   );
