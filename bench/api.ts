@@ -13,7 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { tempDataDir } from '../tests/support/spawn-server.ts';
@@ -113,6 +113,8 @@ async function load(
 }
 
 const databaseUrl = process.env.DATABASE_URL;
+// Removed once the product has stopped (the bench left one behind per run before).
+const dataDir = databaseUrl ? undefined : tempDataDir('bench');
 const product = await spawnLogged(
   'src/server/main.ts',
   {
@@ -121,9 +123,7 @@ const product = await spawnLogged(
     ADMIN_EMAIL: BENCH_ADMIN.email,
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     WEB_DIR: '.tmp/no-console',
-    ...(databaseUrl
-      ? { DATABASE_URL: databaseUrl }
-      : { DATA_DIR: tempDataDir('bench') }),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir! }),
   },
   {
     logFile: resolve(OUT, 'api-server.log'),
@@ -278,6 +278,7 @@ try {
   met = reportFigures('api', figures);
 } finally {
   await Promise.all([bare.stop(), product.stop()]);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 if (PROFILE) console.log(`CPU profile in ${resolve(OUT, 'profile')}`);
 process.exit(met ? 0 : 1);

@@ -16,7 +16,7 @@ import { consoleStatic } from './plugins/console.ts';
 import { database } from './plugins/database.ts';
 import { handleErrors } from './plugins/error-handler.ts';
 import { oversizedBodies } from './plugins/oversized-body.ts';
-import { loggerOptions } from './plugins/logging.ts';
+import { AccessLog, loggerOptions } from './plugins/logging.ts';
 import { Metrics } from './plugins/metrics.ts';
 import { Readiness } from './plugins/readiness.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -41,6 +41,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config),
+    logController: new AccessLog(),
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },

@@ -19,11 +19,15 @@ try {
 // A keep-alive socket would hold close() open until its timeout (HTTP_KEEP_ALIVE_TIMEOUT_MS) after its last
 // response: responses in flight when closing starts say `Connection: close`, idle ones are ended.
 const inFlight = new Set<ServerResponse>();
+// One listener for every response, not a closure and a `once` wrapper per request.
+function settled(this: ServerResponse) {
+  inFlight.delete(this);
+}
 app.server.on('request', (_request, response: ServerResponse) => {
   // Draining: every answer closes its connection, so a load balancer reconnects elsewhere.
   if (app.readiness.draining) response.shouldKeepAlive = false;
   inFlight.add(response);
-  response.once('close', () => inFlight.delete(response));
+  response.on('close', settled);
 });
 
 /** Resolves once every response of `responses` has been sent (or its connection dropped). */

@@ -162,6 +162,9 @@ describe('adding and removing roles', () => {
     );
     await admin.put(`${path}/remove`, { role: 'ROLE_CLIENT_LIST' });
     expect((await http.get('/api/admin/clients')).status).toBe(403);
+    expect((await http.get('/api/users/me')).body.roles).not.toContain(
+      'ROLE_CLIENT_LIST',
+    );
   });
 });
 

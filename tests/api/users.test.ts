@@ -25,6 +25,31 @@ describe('POST /api/register', () => {
     expect(me.body).not.toHaveProperty('passwordHash');
   });
 
+  it('answers /api/users/me with every change to the profile, while the credential stays cached', async () => {
+    const { http, email } = await registerUser(server.url, {
+      firstName: 'Grace',
+    });
+    const first = await http.get('/api/users/me');
+    expect((await http.get('/api/users/me')).body).toEqual(first.body);
+    const updated = await http.put('/api/users/me', {
+      firstName: 'Ada',
+      lastName: 'King',
+      organization: 'Analytical',
+      email,
+    });
+    expect(updated.status).toBe(200);
+    const after = await http.get('/api/users/me');
+    expect(after.body).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'King',
+      organization: 'Analytical',
+      roles: ['ROLE_SMS_CREATE'],
+    });
+    expect(after.headers.get('content-type')).toBe(
+      'application/json; charset=utf-8',
+    );
+  });
+
   it('refuses a duplicate e-mail, whatever its case, with 409', async () => {
     const email = uniqueEmail();
     await registerUser(server.url, { email });

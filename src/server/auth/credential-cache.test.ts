@@ -1,17 +1,23 @@
-import { createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CredentialCache } from './credential-cache.ts';
 
 describe('CredentialCache.keyOf', () => {
-  it('is an HMAC-SHA256 of the pair under a per-process key', () => {
+  it('is a SHA-256 of the pair under a per-process key', () => {
     const cache = new CredentialCache<string>();
-    // The pads are private: recover the key from the inner pad to compare with createHmac.
-    const innerPad = (cache as unknown as { innerPad: Buffer }).innerPad;
-    const key = Buffer.from(innerPad.subarray(0, 32).map((b) => b ^ 0x36));
-    const expected = createHmac('sha256', key)
-      .update('ada@example.test\0password-123')
+    const secret = (cache as unknown as { secret: string }).secret;
+    expect(Buffer.from(secret, 'base64')).toHaveLength(32);
+    const expected = createHash('sha256')
+      .update(`${secret}16:ada@example.test\0password-123`)
       .digest('base64');
     expect(cache.keyOf('ada@example.test', 'password-123')).toBe(expected);
+  });
+
+  it('gives pairs that join into the same text different keys', () => {
+    const cache = new CredentialCache<string>();
+    // Joined with a separator alone, both would read `ada\0x\0y`.
+    expect(cache.keyOf('ada\0x', 'y')).not.toBe(cache.keyOf('ada', 'x\0y'));
+    expect(cache.keyOf('ada', '')).not.toBe(cache.keyOf('ad', 'a'));
   });
 
   it('differs between pairs and between processes (instances), never holding the password', () => {

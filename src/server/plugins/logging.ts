@@ -1,4 +1,9 @@
-import type { FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Config } from '../config.ts';
 
 /** What never reaches the log: the fields, in every logged object, that carry a credential. */
@@ -45,6 +50,42 @@ export function redactLine(line: string): string {
   if (typeof req === 'object' && req !== null)
     censor(req.headers, 'authorization');
   return redacted ? `${JSON.stringify(entry)}\n` : line;
+}
+
+/**
+ * One access line per request instead of Fastify's two: `request completed` (or `request
+ * errored`, at error level, with the error) carries what `incoming request` did (`req`: method,
+ * url, host, remote address and port) beside the status and the response time, under the
+ * request's `reqId`. Each line is a serialisation and a write to the log; the second one cost
+ * a fifth of the server's CPU on a `GET /api/health`. `incoming request` is still written at
+ * `debug`, for following a request that never finishes.
+ */
+export class AccessLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    // A no-op function unless the level is debug or finer.
+    if (!this.isLogDisabled(request))
+      request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    const responseTime = reply.elapsedTime;
+    if (error) {
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime },
+        'request errored',
+      );
+    } else {
+      reply.log.info(
+        { req: request, res: reply, responseTime },
+        'request completed',
+      );
+    }
+  }
 }
 
 /** pino through Fastify; credentials and secrets never reach the log. */

@@ -53,6 +53,8 @@ export function oversizedBodies(app: FastifyInstance, bodyLimit: number): void {
   // without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
     const announced = Number(request.headers['content-length']);
+    // Most requests end here, before the route's options are built.
+    if (!(announced > bodyLimit)) return done();
     // A route may take more than the server's limit (a price list import).
     const limit = Math.max(bodyLimit, request.routeOptions.bodyLimit ?? 0);
     if (!(announced > limit)) return done();

@@ -1,10 +1,15 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  serializerCompiler,
+  type FastifyPluginAsyncZod,
+} from 'fastify-type-provider-zod';
 import {
   ChangePasswordSchema,
   MyUserSchema,
+  type MyUser,
   RegisterSchema,
   UpdateUserSchema,
   UserSchema,
+  type User,
 } from '../../../shared/schemas/users.ts';
 import type { Deps } from '../../deps.ts';
 import { HttpError } from '../../errors.ts';
@@ -52,8 +57,24 @@ export function registerRoutes(deps: Deps): FastifyPluginAsyncZod {
   };
 }
 
-/** The signed-in user's own profile and password. */
+/** What the route's own serialiser writes for a MyUser (checked against the schema, then JSON). */
+const serializeMyUser = serializerCompiler({
+  schema: MyUserSchema,
+  method: 'GET',
+  url: '/api/users/me',
+}) as (user: MyUser) => string;
+
+/**
+ * The signed-in user's own profile and password.
+ *
+ * GET /users/me answers from the verified principal, whose `user` and `roles` objects are the
+ * credential cache's: never changed in place, replaced (the entry dropped) when the user, their
+ * password or their roles change. So the answer is serialised once per principal and replayed
+ * while the credential stays cached, instead of checked against the schema and written again on
+ * every call; a new `user` or `roles` object is serialised afresh.
+ */
 export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
+  const answers = new WeakMap<User, { roles: string[]; body: string }>();
   return async (app) => {
     app.get(
       '/users/me',
@@ -65,9 +86,17 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
       // Served from the verified principal: every change to it drops the cached credentials.
-      async (request) => {
+      (request, reply) => {
         const { user, roles } = request.actor;
-        return { ...user, roles };
+        let answer = answers.get(user);
+        if (answer?.roles !== roles) {
+          answer = { roles, body: serializeMyUser({ ...user, roles }) };
+          answers.set(user, answer);
+        }
+        // A string with a JSON content type is sent as it is.
+        void reply
+          .type('application/json; charset=utf-8')
+          .send(answer.body as never);
       },
     );
 
