@@ -1,5 +1,6 @@
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
+import type { ZodType } from 'zod';
 import { ErrorSchema } from '../../../shared/schemas/common.ts';
 import {
   MessageSchema,
@@ -8,7 +9,7 @@ import {
 import { messageJson, messageSerializerCompiler } from './message-json.ts';
 import { toMessage } from './repo.ts';
 
-const route = (schema: unknown) => ({
+const route = <S extends ZodType>(schema: S) => ({
   schema,
   method: 'POST',
   url: '/api/clients/:clientId/messages/sms',
