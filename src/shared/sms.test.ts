@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countSms, isValidSender } from './sms.ts';
+import { countSms, countSmsByCharacters, isValidSender } from './sms.ts';
 
 describe('countSms: GSM-7', () => {
   it('counts an empty body as no segment', () => {
@@ -156,5 +156,55 @@ describe('isValidSender', () => {
     ]) {
       expect(isValidSender(sender), JSON.stringify(sender)).toBe(false);
     }
+  });
+});
+
+describe('countSms: the GSM-7 path', () => {
+  it('counts as the count by code point does, for any mix of characters and length', () => {
+    // Basic, extension (two septets), non-GSM (UCS-2), a surrogate pair and a lone surrogate.
+    const pool = [
+      'a',
+      ' ',
+      '\n',
+      '@',
+      'Ç',
+      '{',
+      '€',
+      '\\',
+      '~',
+      'é',
+      'ç',
+      'ß',
+      'Ω',
+      'я',
+      '😀',
+      '\ud800',
+    ];
+    let seed = 22;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let run = 0; run < 3000; run++) {
+      // Mostly GSM-7 bodies around the segment limits, some with one other character.
+      const length = random(400);
+      const gsmOnly = random(3) > 0;
+      let body = '';
+      while (body.length < length)
+        body += pool[random(gsmOnly ? 10 : pool.length)];
+      expect(countSms(body)).toEqual(countSmsByCharacters(body));
+    }
+  });
+
+  it('ends a concatenated segment early rather than split an extension character', () => {
+    // 152 septets, then '€' (2) starts part 2, which holds 151 more; part 3 holds 1 + '€'.
+    const body = 'a'.repeat(152) + '€' + 'a'.repeat(152) + '€';
+    expect(countSms(body)).toEqual(countSmsByCharacters(body));
+    expect(countSms(body)).toMatchObject({
+      encoding: 'GSM-7',
+      units: 308,
+      segments: 3,
+      remainingInSegment: 150,
+    });
   });
 });

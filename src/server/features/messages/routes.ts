@@ -18,6 +18,7 @@ import { QuoteSchema } from '../../../shared/schemas/prices.ts';
 import type { Deps } from '../../deps.ts';
 import { idempotencyKey } from '../../idempotency.ts';
 import { errorResponses } from '../../schemas.ts';
+import { messageSerializerCompiler } from './message-json.ts';
 import * as service from './service.ts';
 
 const tags = ['messages'];
@@ -79,6 +80,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             ...errorResponses(400, 401, 402, 403, 404, 422, 429),
           },
         },
+        serializerCompiler: messageSerializerCompiler,
       },
       async (request, reply) => {
         const { clientId } = request.params;
@@ -112,6 +114,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             ...errorResponses(400, 401, 403, 404, 409),
           },
         },
+        serializerCompiler: messageSerializerCompiler,
       },
       async (request) => {
         const { clientId, messageId } = request.params;
