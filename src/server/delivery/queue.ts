@@ -45,6 +45,9 @@ export const QUEUE_RETRY_LIMIT = 30;
  */
 export const HEARTBEAT_SECONDS = 15;
 
+/** The callback queue's own first retry delay (a worker that died, a database error). */
+export const CALLBACK_RETRY_DELAY_SECONDS = 15;
+
 export interface QueueOptions {
   databaseUrl: string | undefined;
   db: Db;
@@ -130,7 +133,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   const callbackSettings = {
     ...heartbeat,
     retryLimit: 5,
-    retryDelay: 15,
+    retryDelay: CALLBACK_RETRY_DELAY_SECONDS,
     retryBackoff: true,
     retryDelayMax: 600,
     // A try takes at most the 10 s answer timeout and a DNS lookup.
