@@ -2,12 +2,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { connectionsPerNode } from '../../src/server/db/client.ts';
 import {
   cannotRunPostgres,
   CLUSTER_DIR,
   postgresBinaries,
   postgresProcesses,
   postmasterArgs,
+  SPARE_CONNECTIONS,
 } from '../../src/server/db/embedded-postgres.ts';
 import { ADMIN } from '../support/admin.ts';
 import {
@@ -165,6 +168,51 @@ describe.skipIf(skipReason !== undefined)(
     );
 
     it(
+      'sizes PostgreSQL for one small node: its connections, no I/O workers, no replication launcher',
+      async () => {
+        const dir = dataDir();
+        const cluster = join(dir, CLUSTER_DIR);
+        const server = await spawnServer(
+          {
+            DATA_DIR: dir,
+            DATABASE_ENGINE: 'postgres',
+            DELIVERY_WORKERS: '6',
+            ADMIN_EMAIL: ADMIN.email,
+            ADMIN_PASSWORD: ADMIN.password,
+          },
+          120_000,
+        );
+        servers.push(server);
+        const client = new pg.Client({
+          connectionString: `postgres://postgres@${encodeURIComponent(cluster)}/postgres`,
+        });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{
+            connections: number;
+            io: string;
+            types: string[];
+          }>(
+            `SELECT current_setting('max_connections')::int AS connections,
+                    current_setting('io_method') AS io,
+                    ARRAY(SELECT DISTINCT backend_type FROM pg_stat_activity) AS types`,
+          );
+          expect(rows[0]!.connections).toBe(
+            connectionsPerNode(6) + SPARE_CONNECTIONS,
+          );
+          expect(rows[0]!.io).toBe('sync');
+          expect(rows[0]!.types).not.toContain('io worker');
+          expect(rows[0]!.types).not.toContain('logical replication launcher');
+        } finally {
+          await client.end();
+        }
+        const { balance } = await oneSend(server.url);
+        expect(await balance(server.url)).toBe(0.95);
+      },
+      SLOW,
+    );
+
+    it(
       'stops a postmaster left running on its cluster before starting its own',
       async () => {
         const dir = dataDir();
@@ -174,7 +222,7 @@ describe.skipIf(skipReason !== undefined)(
         // cluster that no server owns, run by the cluster's owner in its own session.
         const { postgres } = await postgresBinaries();
         const owner = statSync(cluster);
-        const leftover = spawn(postgres, postmasterArgs(cluster), {
+        const leftover = spawn(postgres, postmasterArgs(cluster, 10), {
           detached: true,
           stdio: 'ignore',
           ...(process.getuid?.() === 0

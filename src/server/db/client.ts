@@ -52,9 +52,22 @@ export async function openPglite(
   };
 }
 
+/** Connections of the server's own pool on PostgreSQL. */
+export const POOL_SIZE = 20;
+/** Connections of the job queue's own pool (pg-boss) with `workers` delivery workers. */
+export function queuePoolSize(workers: number): number {
+  return Math.max(4, workers + 3);
+}
+/** Connections held by LISTEN: credential revocations and the queue alarm. */
+const LISTEN_CONNECTIONS = 2;
+/** Every connection one node opens on PostgreSQL, at most, with `workers` delivery workers. */
+export function connectionsPerNode(workers: number): number {
+  return POOL_SIZE + queuePoolSize(workers) + LISTEN_CONNECTIONS;
+}
+
 export async function openPostgres(
   connectionString: string,
-  poolSize = 20,
+  poolSize = POOL_SIZE,
 ): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: poolSize });
   // An idle connection dropped by the server (restart, failover) is discarded by the pool;

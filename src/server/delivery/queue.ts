@@ -1,5 +1,5 @@
 import { fromPglite, PgBoss } from 'pg-boss';
-import type { Db, Queryable } from '../db/client.ts';
+import { queuePoolSize, type Db, type Queryable } from '../db/client.ts';
 import type { DeliveryLogger } from './types.ts';
 
 /** The queue of delivery jobs; migrations/003-delivery.sql inserts into it by this name. */
@@ -98,7 +98,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     boss = new PgBoss({
       ...common,
       connectionString: options.databaseUrl,
-      max: Math.max(4, workers + 3),
+      max: queuePoolSize(workers),
       application_name: 'console-delivery',
     });
   }
