@@ -78,6 +78,11 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     // worker's jobs could then wait a minute more before anyone looked.
     monitorIntervalSeconds: 10,
     maintenanceIntervalSeconds: 300,
+    // pg-boss's flow resolver (job dependencies, which we do not use) would write to its
+    // version table every 5 s on an idle node, and its background index builder (after a
+    // pg-boss upgrade) look every minute: the first rarely, the second every 10 minutes.
+    flowIntervalSeconds: 3600,
+    bamIntervalSeconds: 600,
     monitorVacuum: false,
     reindex: false,
     registerInstance: false,
