@@ -1,5 +1,4 @@
-import { PGlite, types } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** What repos need from a connection or a transaction: parameterised queries. */
@@ -21,13 +20,17 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
-/** Both drivers return numeric as its exact decimal text; repos convert at the edge. */
-const pgliteParsers = { [types.NUMERIC]: (value: string) => value };
-
 export async function openPglite(
   dataDir: string,
   template?: Blob,
 ): Promise<Db> {
+  // Loaded only here: a node on PostgreSQL (npm start's default) keeps its ~7 MB out of memory.
+  const [{ PGlite, types }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
+  // Both drivers return numeric as its exact decimal text; repos convert at the edge.
+  const pgliteParsers = { [types.NUMERIC]: (value: string) => value };
   // pg_trgm backs the admin search's index (migrations/004-accountability.sql).
   const lite = await PGlite.create(dataDir, {
     parsers: pgliteParsers,
