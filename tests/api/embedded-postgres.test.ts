@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -103,6 +104,22 @@ async function oneSend(url: string) {
   return { balance };
 }
 
+/** A connection of the test's own to the cluster's socket. */
+async function onCluster<T>(
+  cluster: string,
+  fn: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({
+    connectionString: `postgres://postgres@${encodeURIComponent(cluster)}/postgres`,
+  });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
 async function noPostmaster(cluster: string) {
   await expect
     .poll(() => postgresProcesses(cluster), { timeout: 15_000 })
@@ -183,11 +200,7 @@ describe.skipIf(skipReason !== undefined)(
           120_000,
         );
         servers.push(server);
-        const client = new pg.Client({
-          connectionString: `postgres://postgres@${encodeURIComponent(cluster)}/postgres`,
-        });
-        await client.connect();
-        try {
+        await onCluster(cluster, async (client) => {
           const { rows } = await client.query<{
             connections: number;
             io: string;
@@ -203,11 +216,51 @@ describe.skipIf(skipReason !== undefined)(
           expect(rows[0]!.io).toBe('sync');
           expect(rows[0]!.types).not.toContain('io worker');
           expect(rows[0]!.types).not.toContain('logical replication launcher');
-        } finally {
-          await client.end();
-        }
+        });
         const { balance } = await oneSend(server.url);
         expect(await balance(server.url)).toBe(0.95);
+      },
+      SLOW,
+    );
+
+    it(
+      'hands back at start the delivery jobs its killed predecessor held, not a minute later',
+      async () => {
+        const dir = dataDir();
+        const cluster = join(dir, CLUSTER_DIR);
+        const first = await start(dir);
+        // A job the killed node was delivering: active, its heartbeat fresh for the next hour
+        // (only the start's hand-back, not a lost heartbeat, can free it within the test).
+        const job = randomUUID();
+        await onCluster(cluster, async (client) => {
+          await client.query(
+            `SELECT enqueue_delivery_jobs(ARRAY[$1::uuid], ARRAY[$2::uuid],
+                                          ARRAY[now() + interval '1 hour'])`,
+            [job, randomUUID()],
+          );
+          await client.query(
+            `UPDATE pgboss.job SET state = 'active', started_on = now(),
+                                   heartbeat_on = now() + interval '1 hour'
+             WHERE id = $1`,
+            [job],
+          );
+        });
+        await stopServer(first, 'SIGKILL');
+        await noPostmaster(cluster);
+        await start(dir);
+        await expect
+          .poll(
+            () =>
+              onCluster(cluster, async (client) => {
+                const { rows } = await client.query<{ state: string }>(
+                  'SELECT state FROM pgboss.job WHERE id = $1',
+                  [job],
+                );
+                return rows[0]?.state;
+              }),
+            { timeout: 15_000, interval: 250 },
+          )
+          .toBe('completed');
       },
       SLOW,
     );

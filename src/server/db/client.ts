@@ -14,6 +14,11 @@ export interface Queryable {
 /** One interface over the embedded PGlite and a PostgreSQL server, so queries are written once. */
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * The embedded engine of DATA_DIR (PGlite, or the PostgreSQL the server runs itself): one
+   * node by nature, DATA_DIR's lock keeps any other out.
+   */
+  readonly embedded?: boolean;
   /** The embedded instance itself (kind 'pglite'), for the job queue's adapter. */
   readonly pglite?: PGlite;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;

@@ -112,6 +112,7 @@ async function openEmbeddedPostgres(config: Config): Promise<Db> {
   config.databaseUrl = cluster.url;
   return {
     ...db,
+    embedded: true,
     close: async () => {
       try {
         await db.close();

@@ -17,7 +17,12 @@ import type { Db } from '../db/client.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { startQueueAlarm, WORKER_POLL_SECONDS } from './alarm.ts';
 import { startCallbackWorker } from './callbacks/worker.ts';
-import { CALLBACK_QUEUE, DELIVERY_QUEUE, startQueue } from './queue.ts';
+import {
+  CALLBACK_QUEUE,
+  DELIVERY_QUEUE,
+  oneNode,
+  startQueue,
+} from './queue.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
 import {
   expiryCheckMs,
@@ -119,7 +124,7 @@ export async function startDelivery(
   if (config.workers === 0) {
     return { ...base, stop: () => boss.stop({ graceful: false, close: true }) };
   }
-  if (db.kind === 'pglite') await reclaimOrphanedJobs(boss, db, logger);
+  if (oneNode(db)) await reclaimOrphanedJobs(boss, db, logger);
 
   const connectors = connectorsFor(
     {
@@ -447,9 +452,10 @@ export async function startDelivery(
 }
 
 /**
- * The embedded database has one process: a job still active at start was being delivered by a
- * server that was killed. Hand such jobs back to the queue now rather than after their expiry.
- * (On PostgreSQL other nodes may be working on theirs: there the expiry decides.)
+ * The embedded database (PGlite or the server's own PostgreSQL) has one process: a job still
+ * active at start was being delivered by a server that was killed. Hand such jobs back to the
+ * queue now rather than after their expiry. (On a shared PostgreSQL other nodes may be working
+ * on theirs: there the heartbeat and the expiry decide.)
  */
 async function reclaimOrphanedJobs(
   boss: PgBoss,

@@ -60,6 +60,11 @@ export interface QueueOptions {
   expireInSeconds?: number;
 }
 
+/** Whether the database is one node's alone (the embedded engines), not a fleet's. */
+export function oneNode(db: Db): boolean {
+  return db.kind === 'pglite' || db.embedded === true;
+}
+
 /**
  * pg-boss on the database of the server: on the embedded PGlite through its adapter (pg-boss's
  * multi-statement SQL goes through PGlite's exec and the rows of every statement come back), on
@@ -68,15 +73,20 @@ export interface QueueOptions {
  */
 export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   const { db, workers } = options;
+  // A fleet supervises every 10 s (a killed node's jobs are taken over within the minute the
+  // CONTRACT allows); one node alone (embedded) only has its own hung jobs to expire, its
+  // killed predecessor's are handed back when it starts: each pass is a few transactions, on an
+  // idle node most of what it still does.
+  const superviseSeconds = oneNode(db) ? 60 : 10;
   const common = {
     schema: 'pgboss',
     schedule: false,
     // Expiry of jobs whose worker died is supervision: only nodes that deliver do it.
     supervise: workers > 0,
-    superviseIntervalSeconds: 10,
+    superviseIntervalSeconds: superviseSeconds,
     // Expiry and lost heartbeats are checked in the monitor pass, every 60 s by default: a dead
     // worker's jobs could then wait a minute more before anyone looked.
-    monitorIntervalSeconds: 10,
+    monitorIntervalSeconds: superviseSeconds,
     maintenanceIntervalSeconds: 300,
     // pg-boss's flow resolver (job dependencies, which we do not use) would write to its
     // version table every 5 s on an idle node, and its background index builder (after a
