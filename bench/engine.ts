@@ -14,7 +14,13 @@
  * once per postgres process that touched them; the PSS sum splits them and is printed beside
  * it), and idle CPU ≤ 0.5 % of a core.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import {
   launchServer,
   stopServer,
@@ -170,6 +176,7 @@ async function measure(engine: Engine): Promise<Run> {
     };
   } finally {
     await stopServer(server);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
