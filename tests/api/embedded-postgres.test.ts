@@ -69,13 +69,18 @@ function dataDir(): string {
 }
 
 /** `engine` '' leaves DATABASE_ENGINE unset (an empty variable counts as unset). */
-async function start(dir: string, engine = 'postgres'): Promise<SpawnedServer> {
+async function start(
+  dir: string,
+  engine = 'postgres',
+  env: Record<string, string> = {},
+): Promise<SpawnedServer> {
   const server = await spawnServer(
     {
       DATA_DIR: dir,
       DATABASE_ENGINE: engine,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
+      ...env,
     },
     120_000,
   );
@@ -189,17 +194,7 @@ describe.skipIf(skipReason !== undefined)(
       async () => {
         const dir = dataDir();
         const cluster = join(dir, CLUSTER_DIR);
-        const server = await spawnServer(
-          {
-            DATA_DIR: dir,
-            DATABASE_ENGINE: 'postgres',
-            DELIVERY_WORKERS: '6',
-            ADMIN_EMAIL: ADMIN.email,
-            ADMIN_PASSWORD: ADMIN.password,
-          },
-          120_000,
-        );
-        servers.push(server);
+        const server = await start(dir, 'postgres', { DELIVERY_WORKERS: '6' });
         await onCluster(cluster, async (client) => {
           const { rows } = await client.query<{
             connections: number;
