@@ -1,13 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { connectionsPerNode } from '../../src/server/db/client.ts';
 import {
   cannotRunPostgres,
   CLUSTER_DIR,
   postgresBinaries,
   postgresProcesses,
   postmasterArgs,
+  SPARE_CONNECTIONS,
 } from '../../src/server/db/embedded-postgres.ts';
 import { ADMIN } from '../support/admin.ts';
 import {
@@ -65,13 +69,18 @@ function dataDir(): string {
 }
 
 /** `engine` '' leaves DATABASE_ENGINE unset (an empty variable counts as unset). */
-async function start(dir: string, engine = 'postgres'): Promise<SpawnedServer> {
+async function start(
+  dir: string,
+  engine = 'postgres',
+  env: Record<string, string> = {},
+): Promise<SpawnedServer> {
   const server = await spawnServer(
     {
       DATA_DIR: dir,
       DATABASE_ENGINE: engine,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
+      ...env,
     },
     120_000,
   );
@@ -98,6 +107,22 @@ async function oneSend(url: string) {
     return answer.body.amount as number;
   };
   return { balance };
+}
+
+/** A connection of the test's own to the cluster's socket. */
+async function onCluster<T>(
+  cluster: string,
+  fn: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({
+    connectionString: `postgres://postgres@${encodeURIComponent(cluster)}/postgres`,
+  });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
 }
 
 async function noPostmaster(cluster: string) {
@@ -165,6 +190,77 @@ describe.skipIf(skipReason !== undefined)(
     );
 
     it(
+      'sizes PostgreSQL for one small node: its connections, no I/O workers, no replication launcher',
+      async () => {
+        const dir = dataDir();
+        const cluster = join(dir, CLUSTER_DIR);
+        const server = await start(dir, 'postgres', { DELIVERY_WORKERS: '6' });
+        await onCluster(cluster, async (client) => {
+          const { rows } = await client.query<{
+            connections: number;
+            io: string;
+            types: string[];
+          }>(
+            `SELECT current_setting('max_connections')::int AS connections,
+                    current_setting('io_method') AS io,
+                    ARRAY(SELECT DISTINCT backend_type FROM pg_stat_activity) AS types`,
+          );
+          expect(rows[0]!.connections).toBe(
+            connectionsPerNode(6) + SPARE_CONNECTIONS,
+          );
+          expect(rows[0]!.io).toBe('sync');
+          expect(rows[0]!.types).not.toContain('io worker');
+          expect(rows[0]!.types).not.toContain('logical replication launcher');
+        });
+        const { balance } = await oneSend(server.url);
+        expect(await balance(server.url)).toBe(0.95);
+      },
+      SLOW,
+    );
+
+    it(
+      'hands back at start the delivery jobs its killed predecessor held, not a minute later',
+      async () => {
+        const dir = dataDir();
+        const cluster = join(dir, CLUSTER_DIR);
+        const first = await start(dir);
+        // A job the killed node was delivering: active, its heartbeat fresh for the next hour
+        // (only the start's hand-back, not a lost heartbeat, can free it within the test).
+        const job = randomUUID();
+        await onCluster(cluster, async (client) => {
+          await client.query(
+            `SELECT enqueue_delivery_jobs(ARRAY[$1::uuid], ARRAY[$2::uuid],
+                                          ARRAY[now() + interval '1 hour'])`,
+            [job, randomUUID()],
+          );
+          await client.query(
+            `UPDATE pgboss.job SET state = 'active', started_on = now(),
+                                   heartbeat_on = now() + interval '1 hour'
+             WHERE id = $1`,
+            [job],
+          );
+        });
+        await stopServer(first, 'SIGKILL');
+        await noPostmaster(cluster);
+        await start(dir);
+        await expect
+          .poll(
+            () =>
+              onCluster(cluster, async (client) => {
+                const { rows } = await client.query<{ state: string }>(
+                  'SELECT state FROM pgboss.job WHERE id = $1',
+                  [job],
+                );
+                return rows[0]?.state;
+              }),
+            { timeout: 15_000, interval: 250 },
+          )
+          .toBe('completed');
+      },
+      SLOW,
+    );
+
+    it(
       'stops a postmaster left running on its cluster before starting its own',
       async () => {
         const dir = dataDir();
@@ -174,7 +270,7 @@ describe.skipIf(skipReason !== undefined)(
         // cluster that no server owns, run by the cluster's owner in its own session.
         const { postgres } = await postgresBinaries();
         const owner = statSync(cluster);
-        const leftover = spawn(postgres, postmasterArgs(cluster), {
+        const leftover = spawn(postgres, postmasterArgs(cluster, 10), {
           detached: true,
           stdio: 'ignore',
           ...(process.getuid?.() === 0

@@ -1,5 +1,4 @@
-import { PGlite, types } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** What repos need from a connection or a transaction: parameterised queries. */
@@ -15,19 +14,28 @@ export interface Queryable {
 /** One interface over the embedded PGlite and a PostgreSQL server, so queries are written once. */
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * The embedded engine of DATA_DIR (PGlite, or the PostgreSQL the server runs itself): one
+   * node by nature, DATA_DIR's lock keeps any other out.
+   */
+  readonly embedded?: boolean;
   /** The embedded instance itself (kind 'pglite'), for the job queue's adapter. */
   readonly pglite?: PGlite;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** Both drivers return numeric as its exact decimal text; repos convert at the edge. */
-const pgliteParsers = { [types.NUMERIC]: (value: string) => value };
-
 export async function openPglite(
   dataDir: string,
   template?: Blob,
 ): Promise<Db> {
+  // Loaded only here: a node on PostgreSQL (npm start's default) keeps its ~7 MB out of memory.
+  const [{ PGlite, types }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
+  // Both drivers return numeric as its exact decimal text; repos convert at the edge.
+  const pgliteParsers = { [types.NUMERIC]: (value: string) => value };
   // pg_trgm backs the admin search's index (migrations/004-accountability.sql).
   const lite = await PGlite.create(dataDir, {
     parsers: pgliteParsers,
@@ -52,9 +60,22 @@ export async function openPglite(
   };
 }
 
+/** Connections of the server's own pool on PostgreSQL. */
+export const POOL_SIZE = 20;
+/** Connections of the job queue's own pool (pg-boss) with `workers` delivery workers. */
+export function queuePoolSize(workers: number): number {
+  return Math.max(4, workers + 3);
+}
+/** Connections held by LISTEN: credential revocations and the queue alarm. */
+const LISTEN_CONNECTIONS = 2;
+/** Every connection one node opens on PostgreSQL, at most, with `workers` delivery workers. */
+export function connectionsPerNode(workers: number): number {
+  return POOL_SIZE + queuePoolSize(workers) + LISTEN_CONNECTIONS;
+}
+
 export async function openPostgres(
   connectionString: string,
-  poolSize = 20,
+  poolSize = POOL_SIZE,
 ): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: poolSize });
   // An idle connection dropped by the server (restart, failover) is discarded by the pool;

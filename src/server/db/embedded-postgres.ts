@@ -198,8 +198,24 @@ async function stopLeftover(cluster: string): Promise<void> {
   await waitGone(pid, 10_000);
 }
 
-/** How the server runs the postmaster of `cluster`: socket only, durable commits. */
-export function postmasterArgs(cluster: string): string[] {
+/**
+ * Connections beyond the node's own: the start's readiness probe, `npm run ledger:verify`, an
+ * operator's psql on the socket.
+ */
+export const SPARE_CONNECTIONS = 5;
+
+/**
+ * How the server runs the postmaster of `cluster`: socket only, durable commits, sized for one
+ * node on a small server (issue 22: an idle node within 300 MB):
+ * - max_connections: what the node opens (`connections`), not PostgreSQL's 100; every slot costs
+ *   shared memory whether used or not;
+ * - io_method=sync: PostgreSQL 18's default starts 3 I/O worker processes, which a node whose
+ *   data fits in memory has no use for (reads are served from the page cache);
+ * - no logical replication launcher (max_logical_replication_workers=0): nothing subscribes;
+ * - shared_buffers stays PostgreSQL's 128MB (wal_buffers follows it: 4MB), huge pages off so
+ *   that a machine with huge pages reserved does not map them for it.
+ */
+export function postmasterArgs(cluster: string, connections: number): string[] {
   return [
     ['-D', cluster],
     ['-c', 'listen_addresses='],
@@ -208,6 +224,11 @@ export function postmasterArgs(cluster: string): string[] {
     ['-c', 'fsync=on'],
     ['-c', 'synchronous_commit=on'],
     ['-c', 'full_page_writes=on'],
+    ['-c', `max_connections=${connections + SPARE_CONNECTIONS}`],
+    ['-c', 'shared_buffers=128MB'],
+    ['-c', 'huge_pages=off'],
+    ['-c', 'io_method=sync'],
+    ['-c', 'max_logical_replication_workers=0'],
   ].flat();
 }
 
@@ -224,11 +245,12 @@ export interface EmbeddedPostgres {
 }
 
 /**
- * Starts PostgreSQL on `dataDir/postgres`, creating the cluster on the first start. The caller
- * holds DATA_DIR's lock. `onExit` is told when the postmaster exits before `stop()`.
+ * Starts PostgreSQL on `dataDir/postgres`, creating the cluster on the first start, for a node
+ * that opens at most `connections` connections. The caller holds DATA_DIR's lock. `onExit` is told when the postmaster exits before `stop()`.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
+  connections: number,
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void,
 ): Promise<EmbeddedPostgres> {
   const binaries = await postgresBinaries();
@@ -250,7 +272,7 @@ export async function startEmbeddedPostgres(
   }
   await stopLeftover(cluster);
 
-  const args = postmasterArgs(cluster);
+  const args = postmasterArgs(cluster, connections);
   // Linux: the postmaster shuts down fast when the node dies, whatever killed it.
   const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find(existsSync);
   const [command, argv] =

@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config, DatabaseEngine } from '../config.ts';
-import { openPglite, openPostgres, type Db } from './client.ts';
+import {
+  connectionsPerNode,
+  openPglite,
+  openPostgres,
+  type Db,
+} from './client.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import {
   cannotRunPostgres,
@@ -87,6 +92,7 @@ async function embeddedEngine(config: Config): Promise<DatabaseEngine> {
 async function openEmbeddedPostgres(config: Config): Promise<Db> {
   const cluster = await startEmbeddedPostgres(
     config.dataDir,
+    connectionsPerNode(config.delivery.workers),
     (code, signal) => {
       // Nothing works without it, and nothing is left to save: stop now, loudly.
       console.error(
@@ -106,6 +112,7 @@ async function openEmbeddedPostgres(config: Config): Promise<Db> {
   config.databaseUrl = cluster.url;
   return {
     ...db,
+    embedded: true,
     close: async () => {
       try {
         await db.close();

@@ -15,8 +15,14 @@ import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { DeliveryConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { GroupCommit } from '../db/group-commit.ts';
+import { startQueueAlarm, WORKER_POLL_SECONDS } from './alarm.ts';
 import { startCallbackWorker } from './callbacks/worker.ts';
-import { DELIVERY_QUEUE, startQueue } from './queue.ts';
+import {
+  CALLBACK_QUEUE,
+  DELIVERY_QUEUE,
+  oneNode,
+  startQueue,
+} from './queue.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
 import {
   expiryCheckMs,
@@ -66,12 +72,18 @@ export interface DeliveryOptions {
   smpp?: ConnectorSettings['smpp'];
   /** Tests: OUTAGE_FAILOVER_MS. */
   outageFailoverMs?: number;
+  /** Tests: the queue alarm's look when nothing is due (IDLE_CHECK_MS). */
+  queueIdleCheckMs?: number;
 }
 
 /** What tests may shorten (never set in production). */
 export type DeliveryTuning = Pick<
   DeliveryOptions,
-  'simulatorDelayMs' | 'retryDelaySeconds' | 'smpp' | 'outageFailoverMs'
+  | 'simulatorDelayMs'
+  | 'retryDelaySeconds'
+  | 'smpp'
+  | 'outageFailoverMs'
+  | 'queueIdleCheckMs'
 >;
 
 export interface Delivery {
@@ -112,7 +124,7 @@ export async function startDelivery(
   if (config.workers === 0) {
     return { ...base, stop: () => boss.stop({ graceful: false, close: true }) };
   }
-  if (db.kind === 'pglite') await reclaimOrphanedJobs(boss, db, logger);
+  if (oneNode(db)) await reclaimOrphanedJobs(boss, db, logger);
 
   const connectors = connectorsFor(
     {
@@ -251,6 +263,7 @@ export async function startDelivery(
         break;
       }
       if (step.do === 'wait') {
+        laterIn(step.delaySeconds);
         await writer.push({
           defer: {
             messageId: row.id,
@@ -275,7 +288,10 @@ export async function startDelivery(
         'delivery attempt not taken',
       );
       // Backoff: the queue runs the job again later, on this same method.
-      if (step.do === 'record-and-retry-later') return 'failed';
+      if (step.do === 'record-and-retry-later') {
+        retryIn();
+        return 'failed';
+      }
     }
     await outcomes.push({ messageId: row.id, fail: true });
     logger.warn(
@@ -306,6 +322,7 @@ export async function startDelivery(
             { err, messageId: job.data.messageId },
             'delivery job failed',
           );
+          retryIn();
           return { id: job.id, status: 'failed' as const };
         }
       }),
@@ -313,6 +330,26 @@ export async function startDelivery(
   }
 
   const workIds: string[] = [];
+  /** What wakes each queue's workers, once they run (they fetch once when they start). */
+  const wakers = new Map<string, () => void>();
+  const alarm = startQueueAlarm({
+    db,
+    databaseUrl: options.databaseUrl,
+    queues: [DELIVERY_QUEUE, CALLBACK_QUEUE],
+    wake: (queue) => wakers.get(queue)?.(),
+    idleCheckMs: options.queueIdleCheckMs,
+    logger,
+  });
+  /**
+   * A job of this node's will run again in `seconds` or later (a retry's backoff, which pg-boss
+   * lengthens at random, or a deferral): the alarm looks then and wakes the workers on time.
+   */
+  function laterIn(seconds: number) {
+    alarm.expect(seconds * 1000);
+  }
+  /** pg-boss's first backoff: at least the retry delay, and at least 1 s. */
+  const retryIn = () => laterIn(Math.max(limits.retryDelaySeconds, 1));
+
   for (let i = 0; i < config.workers; i++) {
     workIds.push(
       await boss.work(
@@ -321,16 +358,19 @@ export async function startDelivery(
           batchSize: DELIVERY_BATCH_SIZE,
           includeMetadata: true,
           perJobResults: true,
-          pollingIntervalSeconds: 0.5,
+          // Woken by this node's sends and by the alarm: polling is only a backstop.
+          pollingIntervalSeconds: WORKER_POLL_SECONDS,
           burstWhenBatchFull: true,
         },
         handle,
       ),
     );
   }
-  options.wake.listen(() => {
+  const wakeWorkers = () => {
     for (const id of workIds) boss.notifyWorker(id);
-  });
+  };
+  options.wake.listen(wakeWorkers);
+  wakers.set(DELIVERY_QUEUE, wakeWorkers);
   const callbacks = startCallbackWorker({
     boss,
     db,
@@ -338,7 +378,9 @@ export async function startDelivery(
     observer,
     allowPrivate: config.statusCallbackAllowPrivate,
     dns: config.statusCallbackDns,
+    later: (seconds) => laterIn(seconds),
   });
+  wakers.set(CALLBACK_QUEUE, () => callbacks.wake());
 
   // Expired idempotency keys and never-claimed receipts only take space.
   const housekeeping = setInterval(
@@ -395,6 +437,7 @@ export async function startDelivery(
       await expiring;
       options.wake.listen(null);
       options.receipts?.attach(null);
+      await alarm.stop();
       await boss.offWork(DELIVERY_QUEUE, { wait: false });
       await callbacks.stop();
       // Pending submits resolve as 'retry' (their jobs run again after a restart); the
@@ -409,9 +452,10 @@ export async function startDelivery(
 }
 
 /**
- * The embedded database has one process: a job still active at start was being delivered by a
- * server that was killed. Hand such jobs back to the queue now rather than after their expiry.
- * (On PostgreSQL other nodes may be working on theirs: there the expiry decides.)
+ * The embedded database (PGlite or the server's own PostgreSQL) has one process: a job still
+ * active at start was being delivered by a server that was killed. Hand such jobs back to the
+ * queue now rather than after their expiry. (On a shared PostgreSQL other nodes may be working
+ * on theirs: there the heartbeat and the expiry decide.)
  */
 async function reclaimOrphanedJobs(
   boss: PgBoss,

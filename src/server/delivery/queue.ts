@@ -1,5 +1,5 @@
 import { fromPglite, PgBoss } from 'pg-boss';
-import type { Db, Queryable } from '../db/client.ts';
+import { queuePoolSize, type Db, type Queryable } from '../db/client.ts';
 import type { DeliveryLogger } from './types.ts';
 
 /** The queue of delivery jobs; migrations/003-delivery.sql inserts into it by this name. */
@@ -45,6 +45,9 @@ export const QUEUE_RETRY_LIMIT = 30;
  */
 export const HEARTBEAT_SECONDS = 15;
 
+/** The callback queue's own first retry delay (a worker that died, a database error). */
+export const CALLBACK_RETRY_DELAY_SECONDS = 15;
+
 export interface QueueOptions {
   databaseUrl: string | undefined;
   db: Db;
@@ -57,6 +60,11 @@ export interface QueueOptions {
   expireInSeconds?: number;
 }
 
+/** Whether the database is one node's alone (the embedded engines), not a fleet's. */
+export function oneNode(db: Db): boolean {
+  return db.kind === 'pglite' || db.embedded === true;
+}
+
 /**
  * pg-boss on the database of the server: on the embedded PGlite through its adapter (pg-boss's
  * multi-statement SQL goes through PGlite's exec and the rows of every statement come back), on
@@ -65,16 +73,26 @@ export interface QueueOptions {
  */
 export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   const { db, workers } = options;
+  // A fleet supervises every 10 s (a killed node's jobs are taken over within the minute the
+  // CONTRACT allows); one node alone (embedded) only has its own hung jobs to expire, its
+  // killed predecessor's are handed back when it starts: each pass is a few transactions, on an
+  // idle node most of what it still does.
+  const superviseSeconds = oneNode(db) ? 60 : 10;
   const common = {
     schema: 'pgboss',
     schedule: false,
     // Expiry of jobs whose worker died is supervision: only nodes that deliver do it.
     supervise: workers > 0,
-    superviseIntervalSeconds: 10,
+    superviseIntervalSeconds: superviseSeconds,
     // Expiry and lost heartbeats are checked in the monitor pass, every 60 s by default: a dead
     // worker's jobs could then wait a minute more before anyone looked.
-    monitorIntervalSeconds: 10,
+    monitorIntervalSeconds: superviseSeconds,
     maintenanceIntervalSeconds: 300,
+    // pg-boss's flow resolver (job dependencies, which we do not use) would write to its
+    // version table every 5 s on an idle node, and its background index builder (after a
+    // pg-boss upgrade) look every minute: the first rarely, the second every 10 minutes.
+    flowIntervalSeconds: 3600,
+    bamIntervalSeconds: 600,
     monitorVacuum: false,
     reindex: false,
     registerInstance: false,
@@ -95,7 +113,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     boss = new PgBoss({
       ...common,
       connectionString: options.databaseUrl,
-      max: Math.max(4, workers + 3),
+      max: queuePoolSize(workers),
       application_name: 'console-delivery',
     });
   }
@@ -130,7 +148,7 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
   const callbackSettings = {
     ...heartbeat,
     retryLimit: 5,
-    retryDelay: 15,
+    retryDelay: CALLBACK_RETRY_DELAY_SECONDS,
     retryBackoff: true,
     retryDelayMax: 600,
     // A try takes at most the 10 s answer timeout and a DNS lookup.

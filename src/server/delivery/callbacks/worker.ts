@@ -18,7 +18,8 @@
  */
 import type { Job, PgBoss } from 'pg-boss';
 import type { Db } from '../../db/client.ts';
-import { CALLBACK_QUEUE } from '../queue.ts';
+import { WORKER_POLL_SECONDS } from '../alarm.ts';
+import { CALLBACK_QUEUE, CALLBACK_RETRY_DELAY_SECONDS } from '../queue.ts';
 import type { DeliveryLogger, DeliveryObserver } from '../types.ts';
 import { callbackBody, type CallbackMessage } from './body.ts';
 import type { DnsOptions } from './dns.ts';
@@ -35,8 +36,11 @@ export type CallbackJob = CallbackMessage & { attempt: number };
 export const CALLBACKS_PER_CLIENT = 4;
 /** Jobs running at once on one node. */
 export const MAX_IN_FLIGHT = 32;
-/** Pause between fetches while the queue has nothing for us. */
-const IDLE_POLL_MS = 500;
+/**
+ * Pause between fetches while the queue has nothing for us: a backstop only, the queue alarm
+ * (src/server/delivery/alarm.ts) wakes the worker when a job is queued or becomes due.
+ */
+const IDLE_POLL_MS = WORKER_POLL_SECONDS * 1000;
 /** How long stop() waits for the tries in flight before leaving them to the expiry. */
 const STOP_GRACE_MS = 5_000;
 
@@ -51,9 +55,13 @@ export interface CallbackWorkerOptions {
   timeoutMs?: number;
   /** Told of each POST's outcome (metrics). */
   observer?: DeliveryObserver | undefined;
+  /** Told that a job was queued to start in `seconds` (a next try), so it is fetched on time. */
+  later?: (seconds: number) => void;
 }
 
 export interface CallbackWorker {
+  /** Fetches now: a job was queued or became due. */
+  wake(): void;
   /** Stops fetching and waits a little for the tries in flight. */
   stop(): Promise<void>;
 }
@@ -103,6 +111,7 @@ export function startCallbackWorker(
           { ...event, attempt: event.attempt + 1 },
           { startAfter: delay, group: callbackGroup(event.clientId) },
         );
+        options.later?.(delay);
       }
     }
     await repo.recordAttempts(db, [
@@ -121,6 +130,8 @@ export function startCallbackWorker(
   let stopping = false;
   /** Wakes the loop early: a slot was freed, or stop() was called. */
   let wake: (() => void) | null = null;
+  /** Woken from outside while not pausing: the next pause is skipped. */
+  let wokenWhileBusy = false;
 
   async function run(job: Job<CallbackJob>): Promise<void> {
     const attempt = { id: job.id, retryCount: job.retryCount };
@@ -133,6 +144,7 @@ export function startCallbackWorker(
         { err, messageId: job.data.messageId },
         'status callback job failed',
       );
+      options.later?.(CALLBACK_RETRY_DELAY_SECONDS);
       await boss
         .fail(CALLBACK_QUEUE, attempt, { message: String(err) })
         .catch((failErr: unknown) =>
@@ -179,6 +191,10 @@ export function startCallbackWorker(
 
   /** Waits for `ms` (null: no limit) or until woken. */
   function pause(ms: number | null): Promise<void> {
+    if (wokenWhileBusy && ms !== null) {
+      wokenWhileBusy = false;
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve) => {
       const timer = ms === null ? undefined : setTimeout(done, ms);
       function done() {
@@ -193,6 +209,11 @@ export function startCallbackWorker(
   const looping = loop();
 
   return {
+    wake() {
+      // A wake-up while fetching is not lost: the loop fetches again after this one.
+      if (wake) wake();
+      else wokenWhileBusy = true;
+    },
     async stop() {
       stopping = true;
       wake?.();
