@@ -45,6 +45,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/api/**/*.test.ts'],
           globalSetup: ['tests/support/pglite-template.ts'],
+          setupFiles: ['tests/support/remove-temp-dirs.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

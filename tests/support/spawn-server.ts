@@ -41,8 +41,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The folders `tempDataDir` made in this process and not removed yet. */
+const madeDirs = new Set<string>();
+
+/**
+ * A new folder under the system's temporary one. Removed by `removeTempDataDirs`, which the
+ * API tests run after each file (tests/support/remove-temp-dirs.ts), and when the process exits
+ * (benches): every run used to leave its folders behind (/tmp had grown to 36 GB).
+ */
 export function tempDataDir(prefix = 'data'): string {
-  return mkdtempSync(join(tmpdir(), `console-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `console-${prefix}-`));
+  if (madeDirs.size === 0) process.once('exit', removeTempDataDirs);
+  madeDirs.add(dir);
+  return dir;
+}
+
+/** Removes the folders `tempDataDir` made: only once the servers on them are stopped. */
+export function removeTempDataDirs(): void {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+  madeDirs.clear();
 }
 
 /**
