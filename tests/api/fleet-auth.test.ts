@@ -1,6 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenForRevocations } from '../../src/server/auth/revocations.ts';
+import {
+  listenForRevocations,
+  REVOKED_CHANNEL,
+} from '../../src/server/auth/revocations.ts';
 import { type Fleet, spawnFleet } from '../support/fleet.ts';
 import { httpClient } from '../support/http.ts';
 import { registerUser } from '../support/seed.ts';
@@ -201,11 +204,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       const db = new pg.Client({ connectionString: fleet.databaseUrl });
       await db.connect();
       try {
+        // Each node's revocation listener (its queue alarm LISTENs on another connection).
         const listeners = async () =>
           (
             await db.query<{ pid: number }>(
               `SELECT pid FROM pg_stat_activity
-               WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
+               WHERE datname = current_database() AND query ILIKE 'LISTEN%'
+                 AND query LIKE '%' || $1 || '%'`,
+              [REVOKED_CHANNEL],
             )
           ).rows.map((r) => r.pid);
         const before = await listeners();
