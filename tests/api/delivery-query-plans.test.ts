@@ -65,7 +65,7 @@ describe('what a delivery write looks up', () => {
         [{ messageId: '00000000-0000-4000-8000-000000000001' } as never],
         [
           {
-            method: 'smpp',
+            method: 'MELROSE_SMPP',
             providerMessageId: 'abc',
             state: 'DELIVERED',
             error: null,
