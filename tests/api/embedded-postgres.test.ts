@@ -1,6 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, realpathSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -130,6 +136,57 @@ async function noPostmaster(cluster: string) {
     .poll(() => postgresProcesses(cluster), { timeout: 15_000 })
     .toEqual([]);
 }
+
+/**
+ * A stand-in postmaster of `cluster`: `sh` run as `postgres … -D cluster`, which forks a
+ * subshell that keeps its command line (`sleep` runs in it), as a postmaster's child does between
+ * its fork and its renaming. Its own process group: `kill()` ends the subshell too.
+ */
+async function forkingPostmaster(cluster: string) {
+  const child = spawn('sh', ['-c', '(sleep 60; :) & wait', '-D', cluster], {
+    argv0: 'postgres',
+    detached: true,
+    stdio: 'ignore',
+  });
+  const pid = child.pid!;
+  const kill = () => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+  const forked = () =>
+    readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  await expect.poll(forked, { timeout: 10_000 }).not.toBe('');
+  const [subshell] = forked().split(' ').map(Number);
+  return { pid, subshell: subshell!, kill };
+}
+
+describe('postgresProcesses', () => {
+  it.skipIf(!existsSync('/proc'))(
+    'counts each postmaster of a cluster once, not the child it has just forked',
+    async () => {
+      const cluster = join(dataDir(), CLUSTER_DIR);
+      const postmaster = await forkingPostmaster(cluster);
+      const leftover = await forkingPostmaster(cluster);
+      try {
+        // The child shows the postmaster's very command line: without its parent's pid, two.
+        expect(
+          readFileSync(`/proc/${postmaster.subshell}/cmdline`, 'utf8'),
+        ).toBe(readFileSync(`/proc/${postmaster.pid}/cmdline`, 'utf8'));
+        // Two postmasters that are no one's children both count.
+        expect(postgresProcesses(cluster).sort((a, b) => a - b)).toEqual(
+          [postmaster.pid, leftover.pid].sort((a, b) => a - b),
+        );
+        expect(postgresProcesses(`${cluster}-other`)).toEqual([]);
+      } finally {
+        postmaster.kill();
+        leftover.kill();
+      }
+    },
+  );
+});
 
 describe.skipIf(skipReason !== undefined)(
   `DATABASE_ENGINE=postgres${skipReason ? ` (skipped: ${skipReason})` : ''}`,

@@ -8,6 +8,8 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
+  utimesSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,23 +64,82 @@ export function removeTempDataDirs(): void {
   madeDirs.clear();
 }
 
+const TEMPLATE = 'console-template-';
+/** A template no run has copied from for this long is one of a schema no run uses any more. */
+export const STALE_TEMPLATE_MS = 60 * 60_000;
+
 /**
- * A DATA_DIR already initialised and migrated, copied from a template: a new directory costs
- * PGlite an initdb of several seconds, a copy reopens in about one. The template is built once
- * per version of migrations/ and shared by every test file (created aside, then renamed).
+ * The templates under `root` other than `current` (and builds of one a killed run left behind)
+ * that no run copied from in the last hour. A template is touched at every copy
+ * (migratedDataDir), so one that another vitest process (another branch: another schema) is
+ * using is not among them; without this, every schema ever tested left its template in /tmp.
  */
-export async function migratedDataDir(prefix = 'data'): Promise<string> {
+export function staleTemplates(
+  root: string,
+  current: string,
+  now = Date.now(),
+): string[] {
+  const stale: string[] = [];
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(TEMPLATE) || name === current) continue;
+    try {
+      if (now - statSync(join(root, name)).mtimeMs > STALE_TEMPLATE_MS) {
+        stale.push(name);
+      }
+    } catch {
+      // Pruned meanwhile by another process.
+    }
+  }
+  return stale;
+}
+
+/**
+ * Removes the stale templates, each renamed aside first: a run looking for one finds it whole
+ * or not at all (and builds it again). An aside left by a killed prune is itself stale.
+ */
+export function pruneTemplates(
+  root: string,
+  current: string,
+  now = Date.now(),
+): void {
+  for (const name of staleTemplates(root, current, now)) {
+    const aside = join(root, `${name}.pruning-${process.pid}`);
+    try {
+      renameSync(join(root, name), aside);
+    } catch {
+      continue; // another process prunes it
+    }
+    rmSync(aside, { recursive: true, force: true });
+  }
+}
+
+let pruned = false;
+
+/** The template's name for this version of migrations/, a folder of the system's temporary one. */
+export function templateName(): string {
   const migrations = join(ROOT, 'migrations');
   const hash = createHash('sha256');
   for (const name of readdirSync(migrations).sort()) {
     hash.update(name).update(readFileSync(join(migrations, name)));
   }
-  const template = join(
-    tmpdir(),
-    `console-template-${hash.digest('hex').slice(0, 12)}`,
-  );
+  return `${TEMPLATE}${hash.digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * A DATA_DIR already initialised and migrated, copied from a template: a new directory costs
+ * PGlite an initdb of several seconds, a copy reopens in about one. The template is built once
+ * per version of migrations/ and shared by every test file (created aside, then renamed); the
+ * first call of a test file (or bench) removes the templates of versions no longer used.
+ */
+export async function migratedDataDir(prefix = 'data'): Promise<string> {
+  const name = templateName();
+  const template = join(tmpdir(), name);
+  if (!pruned) {
+    pruned = true;
+    pruneTemplates(tmpdir(), name);
+  }
   if (!existsSync(template)) {
-    const building = tempDataDir('template');
+    const building = tempDataDir('template-building');
     await stopServer(await spawnServer({ DATA_DIR: building }));
     try {
       renameSync(building, template);
@@ -86,6 +147,8 @@ export async function migratedDataDir(prefix = 'data'): Promise<string> {
       rmSync(building, { recursive: true, force: true }); // another file won the race
     }
   }
+  const now = new Date();
+  utimesSync(template, now, now); // in use: not stale
   const dir = tempDataDir(prefix);
   cpSync(template, dir, { recursive: true });
   return dir;

@@ -133,11 +133,13 @@ function initialise(
 
 /**
  * The running postmasters of `cluster` (`postgres -D cluster`): its backends rename themselves
- * (`postgres: checkpointer`) and exit on their own once it is gone.
+ * (`postgres: checkpointer`) and exit on their own once it is gone. A child it has just forked
+ * shows the same command line until it renames itself (a connection's backend, an autovacuum
+ * worker: at any moment), and is told apart by its parent: a postmaster is never another's child.
  */
 export function postgresProcesses(cluster: string): number[] {
-  const pids: number[] = [];
-  if (!existsSync('/proc')) return pids; // not Linux: only PostgreSQL's own pid file check
+  const parents = new Map<number, number>(); // pid → parent pid
+  if (!existsSync('/proc')) return []; // not Linux: only PostgreSQL's own pid file check
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -147,15 +149,18 @@ export function postgresProcesses(cluster: string): number[] {
         program === 'postgres' || program.endsWith('/postgres');
       if (isPostgres && argv[argv.indexOf('-D') + 1] === cluster) {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        if (stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') {
-          pids.push(Number(entry));
-        }
+        const [state, parent] = stat
+          .slice(stat.lastIndexOf(')') + 2)
+          .split(' ');
+        if (state !== 'Z') parents.set(Number(entry), Number(parent));
       }
     } catch {
       // Gone meanwhile, or not ours to read.
     }
   }
-  return pids;
+  return [...parents]
+    .filter(([, parent]) => !parents.has(parent))
+    .map(([pid]) => pid);
 }
 
 function alive(pid: number): boolean {

@@ -1,6 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
@@ -12,6 +11,7 @@ import {
   migratedDataDir,
   spawnServer,
   stopServer,
+  tempDataDir,
   type SpawnedServer,
 } from '../../support/spawn-server.ts';
 import {
@@ -23,7 +23,7 @@ import {
 /* Issue 9, finding 9 (server side): caching, framing, a lost database, a huge body. */
 
 function consoleDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'console-web-'));
+  const dir = tempDataDir('web');
   writeFileSync(
     join(dir, 'index.html'),
     '<!doctype html><html><body><div id="root"></div></body></html>',

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import {
   migratedDataDir,
   spawnServer,
   stopServer,
+  tempDataDir,
 } from '../../support/spawn-server.ts';
 import {
   ADMIN,
@@ -21,7 +21,7 @@ import {
 
 /** A built console as vite lays it out: index.html, hashed assets, pre-compressed siblings. */
 function fakeConsole(): { dir: string; script: string; style: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'console-web-'));
+  const dir = tempDataDir('web');
   mkdirSync(join(dir, 'assets'));
   const script = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
   const style = `body { margin: 0; }\n${'.a { color: red; }\n'.repeat(200)}`;
