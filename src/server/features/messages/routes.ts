@@ -19,6 +19,7 @@ import type { Deps } from '../../deps.ts';
 import { idempotencyKey } from '../../idempotency.ts';
 import { errorResponses } from '../../schemas.ts';
 import { messageSerializerCompiler, sendJson } from './message-json.ts';
+import { sendValidatorCompiler } from './send-body.ts';
 import * as service from './service.ts';
 
 const tags = ['messages'];
@@ -80,6 +81,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             ...errorResponses(400, 401, 402, 403, 404, 422, 429),
           },
         },
+        validatorCompiler: sendValidatorCompiler,
       },
       async (request, reply) => {
         const { clientId } = request.params;
