@@ -21,7 +21,7 @@
  * then after the pre-fill as fast as it goes (target: ≥ 90 % of the empty rate), then paced at
  * 80 % of the empty rate (or at BENCH_RATE), where p99 has its target (≤ 100 ms).
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/open.ts';
@@ -125,6 +125,21 @@ async function prefill(
   return next;
 }
 
+/**
+ * CPU time (user + system) the server's node process has used, in µs, from /proc (Linux; its
+ * database's processes are not counted); undefined elsewhere.
+ */
+function cpuMicros(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 interface Measured {
   /** Accepted sends a second. */
   rate: number;
@@ -138,7 +153,7 @@ interface Measured {
  * returns the figures.
  */
 async function measure(
-  url: string,
+  { url, child }: BenchServer,
   clientId: string,
   clientAuth: string,
   label: string,
@@ -152,6 +167,7 @@ async function measure(
     return toUnits(rawNumber(answer.text, 'amount'));
   };
   const start = await readBalance();
+  const cpuBefore = cpuMicros(child.pid);
 
   let accepted = 0;
   let spent = 0n;
@@ -228,6 +244,7 @@ async function measure(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = cpuMicros(child.pid);
   agent.destroy();
   const end = await readBalance();
   const exact = start - spent === end;
@@ -246,6 +263,12 @@ async function measure(
         Math.min(latencies.length - 1, Math.floor(latencies.length * p))
       ]?.toFixed(1),
     );
+  if (cpuBefore !== undefined && cpuAfter !== undefined && accepted > 0) {
+    // Clock ticks of 10 ms: only a long enough run says anything below the tens of µs.
+    console.log(
+      `server node CPU      ${((cpuAfter - cpuBefore) / accepted).toFixed(0)} µs per accepted send`,
+    );
+  }
   console.log(
     `latency              p50 ${percentile(0.5)} ms, p99 ${percentile(0.99)} ms`,
   );
@@ -269,7 +292,7 @@ try {
   console.log(`bench:sms — ${server.database}`);
   const goal = process.env.DATABASE_URL ? 1000 : 300;
   const first = await measure(
-    server.url,
+    server,
     clientId,
     clientAuth,
     PREFILL > 0 ? 'empty database' : 'sends',
@@ -323,7 +346,7 @@ try {
   if (PREFILL > 0) {
     server = await prefill(server, clientId, balanceId);
     const full = await measure(
-      server.url,
+      server,
       clientId,
       clientAuth,
       `after ${PREFILL} messages`,
@@ -331,7 +354,7 @@ try {
     );
     const paceAt = RATE > 0 ? RATE : Math.round(first.rate * 0.8);
     const paced = await measure(
-      server.url,
+      server,
       clientId,
       clientAuth,
       `after ${PREFILL} messages, paced`,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../../shared/schemas/messages.ts';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { openDatabase } from '../../db/open.ts';
@@ -71,6 +72,10 @@ const sms = (clientId: string, userId: string, price: string) => ({
 });
 
 /** Free credit on the client's default balance, granted by `userId`. */
+/** The Message a send answered (its 201's JSON text). */
+const answerOf = (sent: { answer: string }) =>
+  JSON.parse(sent.answer) as Message;
+
 const grant = (clientId: string, userId: string, amount: string) =>
   creditBalance(db, {
     clientId,
@@ -113,7 +118,7 @@ describe('the balance ledger', () => {
       sms(client.id, user.id, '0.05'),
     );
     expect(sent.kind).toBe('sent');
-    const messageId = sent.kind === 'sent' ? sent.message.id : '';
+    const messageId = sent.kind === 'sent' ? answerOf(sent).id : '';
 
     expect(await ledgerOf(client.id)).toEqual([
       {
@@ -213,11 +218,14 @@ describe('the balance ledger', () => {
       ...sms(client.id, user.id, '0.05'),
       segments: 3,
     });
-    expect(sent).toMatchObject({
-      kind: 'sent',
-      message: { price: 0.2175, pricePerSegment: 0.0725, pricePrefix: '4477' },
+    expect(sent.kind).toBe('sent');
+    const message = sent.kind === 'sent' ? answerOf(sent) : undefined;
+    expect(message).toMatchObject({
+      price: 0.2175,
+      pricePerSegment: 0.0725,
+      pricePrefix: '4477',
     });
-    const messageId = sent.kind === 'sent' ? sent.message.id : '';
+    const messageId = message?.id ?? '';
     await db.query('SELECT fail_messages($1::uuid[])', [[messageId]]);
     const entries = await db.query<{
       reason: string;

@@ -11,6 +11,7 @@ import type { SmsEncoding } from '../../../shared/sms.ts';
 import type { Queryable } from '../../db/client.ts';
 import { GroupCommit } from '../../db/group-commit.ts';
 import { selectPage, type Page } from '../../db/paging.ts';
+import { messageJson } from './message-json.ts';
 
 /** A messages row, from a query (dates as Date) or from to_jsonb (dates as text). */
 interface MessageRow {
@@ -93,7 +94,8 @@ export interface Destination {
 }
 
 export type SendOutcome =
-  | { kind: 'sent'; message: Message; replayed: boolean }
+  /** `answer`: the 201's body, the Message as JSON text. */
+  | { kind: 'sent'; answer: string; replayed: boolean }
   | { kind: 'key-reused' }
   | { kind: 'no-client' }
   | { kind: 'no-balance' }
@@ -105,7 +107,10 @@ type Refusal =
 
 interface SendRow {
   idx: number;
+  /** The stored answer of a key replayed from an earlier group (to_jsonb of its message). */
   message: MessageRow | null;
+  /** The answer of a message this group wrote, as JSON text (migrations/028). */
+  answer: string | null;
   replayed: boolean;
   conflict: boolean;
   refusal: Refusal | null;
@@ -116,7 +121,7 @@ interface SendRow {
 
 /**
  * Concurrent sends on one database go together: each batch is one call of `send_sms_batch`
- * (migrations/025-sends-in-flight.sql), one statement and so one transaction and one commit, which
+ * (migrations/028-send-answer-text.sql), one statement and so one transaction and one commit, which
  * debits, stores each message as ACCEPTED with its ledger row, and queues the delivery jobs.
  */
 const batchers = new WeakMap<
@@ -130,7 +135,8 @@ function batcherOf(q: Queryable) {
     batcher = new GroupCommit<AcceptedSms, SendRow | undefined>(
       async (items) => {
         const rows = await q.query<SendRow>(
-          `SELECT idx, message, replayed, conflict, refusal, price_prefix, price_name, retry_after
+          `SELECT idx, message, replayed, conflict, refusal, price_prefix, price_name, retry_after,
+                  answer
            FROM send_sms_batch($1::jsonb)`,
           [
             JSON.stringify(
@@ -168,7 +174,8 @@ function batcherOf(q: Queryable) {
  * destination is open to the client and the client within its messages a second, debits the
  * amount, stores the message as ACCEPTED (with a sendAt: SCHEDULED, migrations/019), appends the
  * ledger row and queues its delivery job (a scheduled one's starting at its sendAt),
- * all in one transaction with the other sends of its batch. The debit is conditional
+ * all in one transaction with the other sends of its batch, and answers the message as the
+ * 201's JSON text. The debit is conditional
  * (`amount >= price`), so racing sends never overdraw; a refused send wrote nothing and its
  * refusal says why. With an idempotency key, an earlier answer to the same key comes back
  * `replayed` instead.
@@ -182,9 +189,11 @@ export async function insertAcceptedMessage(
   if (row.conflict) return { kind: 'key-reused' };
   switch (row.refusal) {
     case null:
+      // The database wrote the answer of a message of this group; a key's answer stored by an
+      // earlier one is written here, as it was then.
       return {
         kind: 'sent',
-        message: toMessage(row.message!),
+        answer: row.answer ?? messageJson(toMessage(row.message!)),
         replayed: row.replayed,
       };
     case 'blocked':

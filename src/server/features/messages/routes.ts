@@ -18,7 +18,8 @@ import { QuoteSchema } from '../../../shared/schemas/prices.ts';
 import type { Deps } from '../../deps.ts';
 import { idempotencyKey } from '../../idempotency.ts';
 import { errorResponses } from '../../schemas.ts';
-import { messageSerializerCompiler } from './message-json.ts';
+import { messageSerializerCompiler, sendJson } from './message-json.ts';
+import { sendValidatorCompiler } from './send-body.ts';
 import * as service from './service.ts';
 
 const tags = ['messages'];
@@ -80,12 +81,12 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             ...errorResponses(400, 401, 402, 403, 404, 422, 429),
           },
         },
-        serializerCompiler: messageSerializerCompiler,
+        validatorCompiler: sendValidatorCompiler,
       },
       async (request, reply) => {
         const { clientId } = request.params;
         const key = idempotencyKey(request);
-        const { message, replayed } = await service.sendSms(
+        const { answer, replayed } = await service.sendSms(
           deps,
           request.actor,
           clientId,
@@ -93,7 +94,8 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           key,
         );
         if (replayed) reply.header('idempotent-replayed', 'true');
-        return reply.code(201).send(message);
+        // The answer comes written (send_sms_batch, migrations/028): sent on as it is.
+        return sendJson(reply.code(201), answer);
       },
     );
 

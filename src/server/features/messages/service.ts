@@ -61,6 +61,7 @@ export function throttled(retryAfterSeconds: number): HttpError {
  * again (`replayed`) and charges nothing; the same key with another request is refused (422).
  * With `sendAt` (validated by the schema) the message is charged and counted against the
  * client's messages a second now, and held SCHEDULED until then (CONTRACT "Campaigns").
+ * Answers the Message as its JSON text (the 201's body).
  */
 export async function sendSms(
   deps: Deps,
@@ -74,7 +75,7 @@ export async function sendSms(
     sendAt?: string;
   },
   idempotencyKey?: string,
-): Promise<{ message: Message; replayed: boolean }> {
+): Promise<{ answer: string; replayed: boolean }> {
   if (!principal.roles.includes(SMS_CREATE_ROLE)) {
     throw forbidden(`Sending SMS needs the role ${SMS_CREATE_ROLE}`);
   }
@@ -112,14 +113,14 @@ export async function sendSms(
       throw throttled(outcome.retryAfterSeconds);
   }
   if (!outcome.replayed) {
-    // A scheduled send has nothing to deliver now: its job starts at sendAt.
-    if (outcome.message.state === 'SCHEDULED') {
+    // A scheduled send (SCHEDULED) has nothing to deliver now: its job starts at sendAt.
+    if (input.sendAt) {
       deps.deliveryWake.count('SCHEDULED');
     } else {
       deps.deliveryWake.wake();
     }
   }
-  return { message: outcome.message, replayed: outcome.replayed };
+  return { answer: outcome.answer, replayed: outcome.replayed };
 }
 
 /**
