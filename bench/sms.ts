@@ -146,6 +146,8 @@ interface Measured {
   p50: number;
   p99: number;
   exact: boolean;
+  /** The server's node CPU per accepted send, µs (undefined where /proc is not there). */
+  cpuPerSend: number | undefined;
 }
 
 /**
@@ -263,11 +265,13 @@ async function measure(
         Math.min(latencies.length - 1, Math.floor(latencies.length * p))
       ]?.toFixed(1),
     );
-  if (cpuBefore !== undefined && cpuAfter !== undefined && accepted > 0) {
+  const cpuPerSend =
+    cpuBefore !== undefined && cpuAfter !== undefined && accepted > 0
+      ? Math.round((cpuAfter - cpuBefore) / accepted)
+      : undefined;
+  if (cpuPerSend !== undefined) {
     // Clock ticks of 10 ms: only a long enough run says anything below the tens of µs.
-    console.log(
-      `server node CPU      ${((cpuAfter - cpuBefore) / accepted).toFixed(0)} µs per accepted send`,
-    );
+    console.log(`server node CPU      ${cpuPerSend} µs per accepted send`);
   }
   console.log(
     `latency              p50 ${percentile(0.5)} ms, p99 ${percentile(0.99)} ms`,
@@ -281,6 +285,7 @@ async function measure(
     p50: percentile(0.5),
     p99: percentile(0.99),
     exact,
+    cpuPerSend,
   };
 }
 
@@ -309,10 +314,17 @@ try {
     { name: 'p50', value: first.p50, unit: 'ms' },
     { name: 'p99', value: first.p99, unit: 'ms' },
   ];
+  if (first.cpuPerSend !== undefined) {
+    figures.push({
+      name: 'server node CPU per accepted send',
+      value: first.cpuPerSend,
+      unit: 'µs',
+    });
+  }
   let exact = first.exact;
   if (PEAK_CONNECTIONS > 0 && RATE === 0 && PREFILL === 0) {
     const peak = await measure(
-      server.url,
+      server,
       clientId,
       clientAuth,
       'peak',
@@ -341,6 +353,15 @@ try {
         value: peak.p99,
         unit: 'ms',
       },
+      ...(peak.cpuPerSend === undefined
+        ? []
+        : [
+            {
+              name: `server node CPU per accepted send over ${PEAK_CONNECTIONS} connections`,
+              value: peak.cpuPerSend,
+              unit: 'µs',
+            },
+          ]),
     );
   }
   if (PREFILL > 0) {
