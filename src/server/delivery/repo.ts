@@ -126,16 +126,17 @@ export async function movedToFinal(
     providerMessageId: r.providerMessageId,
   }));
   return q.query<{ state: string; count: number }>(
-    // The candidates first, then each by its primary key: an OR of `id = ANY` and a sub-select
-    // cannot use an index, and scanned the whole table after every write.
+    // The candidates first (each receipt's part by its primary key), then the messages by
+    // theirs: an OR of `id = ANY` and a sub-select, or a join with the receipts, was planned as
+    // a scan of the whole table after every write.
     `SELECT m.state, count(*)::int AS count FROM messages m
-     WHERE m.id IN (SELECT unnest($2::uuid[])
-                    UNION
-                    SELECT mp.message_id FROM message_parts mp
-                    JOIN jsonb_to_recordset($3::jsonb)
-                         AS r(method text, "providerMessageId" text)
-                      ON mp.method = r.method
-                     AND mp.provider_message_id = r."providerMessageId")
+     WHERE m.id = ANY (ARRAY(
+             SELECT unnest($2::uuid[])
+             UNION
+             SELECT (SELECT mp.message_id FROM message_parts mp
+                     WHERE mp.method = r.method
+                       AND mp.provider_message_id = r."providerMessageId")
+             FROM jsonb_to_recordset($3::jsonb) AS r(method text, "providerMessageId" text)))
        AND m.date_updated = $1::timestamptz AND m.state NOT IN ('ACCEPTED', 'SUBMITTED')
      GROUP BY m.state`,
     [at, [...new Set(outcomes.map((o) => o.messageId))], JSON.stringify(parts)],
