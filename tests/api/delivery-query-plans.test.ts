@@ -57,7 +57,7 @@ async function plansOf(
 }
 
 describe('what a delivery write looks up', () => {
-  it('counts the messages it moved to a final state through their keys', async () => {
+  it("counts the messages it moved to a final state through their keys and their parts' keys", async () => {
     const plans = await plansOf((q) =>
       movedToFinal(
         q,
@@ -76,5 +76,8 @@ describe('what a delivery write looks up', () => {
     expect(plans).toHaveLength(1);
     expect(plans[0]).toContain('messages_pkey');
     expect(plans[0]).not.toMatch(/Seq Scan[^}]*"Relation Name":"messages"/);
+    expect(plans[0]).not.toMatch(
+      /Seq Scan[^}]*"Relation Name":"message_parts"/,
+    );
   });
 });
