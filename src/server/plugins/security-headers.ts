@@ -1,3 +1,10 @@
+import {
+  IncomingMessage,
+  ServerResponse,
+  validateHeaderName,
+  validateHeaderValue,
+} from 'node:http';
+import { Socket } from 'node:net';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 
@@ -66,6 +73,78 @@ export async function helmetHeaders(
   return headers;
 }
 
+/** Where Node keeps a response's headers: `{ [lowercase name]: [name, value] }`. */
+type HeaderRecord = Record<string, [string, string]>;
+
+/**
+ * The symbol under which Node's OutgoingMessage keeps the headers set with `setHeader`, when
+ * this Node keeps them as `setHeader` and the wire expect (checked on a probe response): the
+ * same header block comes out of a record written under it as out of `setHeader` calls.
+ * Undefined otherwise (another Node): the headers are then set one by one.
+ */
+export function outHeadersSymbol(): symbol | undefined {
+  const probe = () => new ServerResponse(new IncomingMessage(new Socket()));
+  const set = probe();
+  const symbol = Object.getOwnPropertySymbols(set).find(
+    (s) => s.description === 'kOutHeaders',
+  );
+  if (!symbol || (set as unknown as Record<symbol, unknown>)[symbol] !== null)
+    return undefined;
+  const headers: [string, string][] = [
+    ['X-Probe-One', 'a'],
+    ['x-probe-two', 'b'],
+  ];
+  for (const [name, value] of headers) set.setHeader(name, value);
+  const preset = probe();
+  const record = Object.create(null) as HeaderRecord;
+  for (const [name, value] of headers)
+    record[name.toLowerCase()] = [name, value];
+  (preset as unknown as Record<symbol, unknown>)[symbol] = record;
+  for (const response of [set, preset]) {
+    response.setHeader('content-type', 'text/plain');
+    response.sendDate = false;
+    response.writeHead(200);
+  }
+  const head = (response: ServerResponse) =>
+    (response as unknown as { _header: unknown })._header;
+  return typeof head(set) === 'string' && head(set) === head(preset)
+    ? symbol
+    : undefined;
+}
+
+/**
+ * Returns a function that sets `headers` on a response exactly as `setHeader` does, in order.
+ * `setHeader` checks each name and value and lowercases the name on every call (for the 11
+ * headers of every answer, about a tenth of a `GET /api/health`); these never change, so they
+ * are checked once here, and a response that has no header yet gets them as one prebuilt
+ * record, shared entries under a fresh object.
+ */
+export function headerSetter(
+  headers: readonly [string, string][],
+  symbol = outHeadersSymbol(),
+): (raw: ServerResponse) => void {
+  const oneByOne = (raw: ServerResponse) => {
+    for (const [name, value] of headers) raw.setHeader(name, value);
+  };
+  if (symbol === undefined) return oneByOne;
+  const entries = headers.map(([name, value]) => {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    const entry: [string, string] = [name, value];
+    return [name.toLowerCase(), entry] as const;
+  });
+  // Node reads the record with `in`-less lookups and for…in: a prototype without keys (and
+  // without Object.prototype's) keeps it a plain dictionary of headers, with a fixed shape.
+  const empty = Object.create(null) as object;
+  return (raw) => {
+    const slot = raw as unknown as Record<symbol, HeaderRecord | null>;
+    if (slot[symbol] !== null) return oneByOne(raw);
+    const record = Object.create(empty) as HeaderRecord;
+    for (const [key, entry] of entries) record[key] = entry;
+    slot[symbol] = record;
+  };
+}
+
 /**
  * Every answer gets helmet's headers, set on the raw response in an onRequest hook as helmet
  * itself does: an error answer, a 404 and a static file carry them too, and a route may still
@@ -81,10 +160,9 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
     }
     done(null, payload);
   });
-  const headers = await helmetHeaders();
+  const setHeaders = headerSetter(await helmetHeaders());
   app.addHook('onRequest', (_request, reply, done) => {
-    const raw = reply.raw;
-    for (const [name, value] of headers) raw.setHeader(name, value);
+    setHeaders(reply.raw);
     done();
   });
 }
