@@ -73,14 +73,21 @@ export async function helmetHeaders(
   return headers;
 }
 
-/** Where Node keeps a response's headers: `{ [lowercase name]: [name, value] }`. */
+/** How Node keeps a response's headers: `{ [lowercase name]: [name, value] }`. */
 type HeaderRecord = Record<string, [string, string]>;
 
 /**
- * The symbol under which Node's OutgoingMessage keeps the headers set with `setHeader`, when
- * this Node keeps them as `setHeader` and the wire expect (checked on a probe response): the
- * same header block comes out of a record written under it as out of `setHeader` calls.
- * Undefined otherwise (another Node): the headers are then set one by one.
+ * A record for Node's headers: an object whose prototype has no keys at all (not even
+ * Object.prototype's), so every lookup and for…in Node makes sees only the headers, as in the
+ * null-prototype object Node makes itself, while the object keeps a fixed shape.
+ */
+const EMPTY = Object.create(null) as object;
+const newRecord = () => Object.create(EMPTY) as HeaderRecord;
+
+/**
+ * The symbol under which Node's OutgoingMessage keeps the headers given to `setHeader`, when a
+ * record written under it gives the same header block as `setHeader` calls (checked here on
+ * two probe responses). Undefined otherwise (another Node): headers are then set one by one.
  */
 export function outHeadersSymbol(): symbol | undefined {
   const probe = () => new ServerResponse(new IncomingMessage(new Socket()));
@@ -96,7 +103,7 @@ export function outHeadersSymbol(): symbol | undefined {
   ];
   for (const [name, value] of headers) set.setHeader(name, value);
   const preset = probe();
-  const record = Object.create(null) as HeaderRecord;
+  const record = newRecord();
   for (const [name, value] of headers)
     record[name.toLowerCase()] = [name, value];
   (preset as unknown as Record<symbol, unknown>)[symbol] = record;
@@ -114,10 +121,11 @@ export function outHeadersSymbol(): symbol | undefined {
 
 /**
  * Returns a function that sets `headers` on a response exactly as `setHeader` does, in order.
- * `setHeader` checks each name and value and lowercases the name on every call (for the 11
- * headers of every answer, about a tenth of a `GET /api/health`); these never change, so they
- * are checked once here, and a response that has no header yet gets them as one prebuilt
- * record, shared entries under a fresh object.
+ * `setHeader` checks each name and value and lowercases the name on every call, and storing a
+ * freshly lowercased name interns a new string (for the 11 headers of every answer, several µs
+ * of a `GET /api/health` that costs ~80); these never change, so they are checked once here,
+ * and a response that has no header yet gets them as one prebuilt record: the shared entries
+ * under a fresh object.
  */
 export function headerSetter(
   headers: readonly [string, string][],
@@ -133,13 +141,10 @@ export function headerSetter(
     const entry: [string, string] = [name, value];
     return [name.toLowerCase(), entry] as const;
   });
-  // Node reads the record with `in`-less lookups and for…in: a prototype without keys (and
-  // without Object.prototype's) keeps it a plain dictionary of headers, with a fixed shape.
-  const empty = Object.create(null) as object;
   return (raw) => {
     const slot = raw as unknown as Record<symbol, HeaderRecord | null>;
     if (slot[symbol] !== null) return oneByOne(raw);
-    const record = Object.create(empty) as HeaderRecord;
+    const record = newRecord();
     for (const [key, entry] of entries) record[key] = entry;
     slot[symbol] = record;
   };
