@@ -151,8 +151,14 @@ async function reservePasswordTry(
  * cannot be guessed and is cheap to check: it is always checked, a right one always accepted,
  * and only a wrong one counts (and is answered 429 once its address is over the limit). Each
  * 429 is told to the audit log, which keeps one event per address and lock.
+ *
+ * `admit` is the scope's own rule, run once the caller is known (in the same hook, so a
+ * scope costs one hook per request): an error refuses the call.
  */
-export function authenticate(deps: AuthServices) {
+export function authenticate(
+  deps: AuthServices,
+  admit: (request: FastifyRequest) => Error | undefined = () => undefined,
+) {
   // A callback hook: a cached credential (nearly every call) is accepted without a promise.
   return function authenticateHook(
     request: FastifyRequest,
@@ -168,10 +174,10 @@ export function authenticate(deps: AuthServices) {
     if (cached) {
       request.principal = cached;
       noteUse(deps, cached);
-      return done();
+      return done(admit(request));
     }
     checkUncached(deps, request, account, password, key).then(
-      () => done(),
+      () => done(admit(request)),
       done,
     );
   };

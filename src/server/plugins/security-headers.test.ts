@@ -1,3 +1,5 @@
+import { ServerResponse, IncomingMessage } from 'node:http';
+import { connect, Socket } from 'node:net';
 import helmet from '@fastify/helmet';
 import Fastify, {
   type FastifyInstance,
@@ -7,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DOCS_CSP,
   HELMET_OPTIONS,
+  headerSetter,
+  outHeadersSymbol,
   securityHeaders,
 } from './security-headers.ts';
 
@@ -94,5 +98,85 @@ describe('security headers', () => {
     expect((await ours.inject('/api/docs')).headers).toMatchObject({
       'content-security-policy': DOCS_CSP,
     });
+  });
+});
+
+/** The status line and headers of `GET path` as they came over the socket, without Date. */
+function head(url: string, path: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.destroy();
+      resolve(
+        text
+          .slice(0, end)
+          .split('\r\n')
+          .filter((line) => !line.startsWith('Date: '))
+          .join('\n'),
+      );
+    });
+    socket.on('error', reject);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+  });
+}
+
+describe('security headers on the wire', () => {
+  it('come out byte for byte as helmet writes them, in its order and spelling', async () => {
+    const [mine, theirs] = await Promise.all([
+      ours.listen({ port: 0, host: '127.0.0.1' }),
+      plugin.listen({ port: 0, host: '127.0.0.1' }),
+    ]);
+    for (const path of PATHS) {
+      expect(await head(mine, path), path).toBe(await head(theirs, path));
+    }
+  });
+
+  it('are written as one prebuilt record on this Node, as setHeader would write them', () => {
+    const symbol = outHeadersSymbol();
+    // The fast path is taken here: a Node that keeps headers otherwise falls back to setHeader.
+    expect(symbol).toBeDefined();
+    const headers: [string, string][] = [
+      ['X-Frame-Options', 'DENY'],
+      ['Origin-Agent-Cluster', '?1'],
+    ];
+    const response = () =>
+      new ServerResponse(new IncomingMessage(new Socket()));
+    const written = [
+      headerSetter(headers, symbol),
+      headerSetter(headers, undefined),
+    ].map((set) => {
+      const res = response();
+      set(res);
+      res.setHeader('content-type', 'text/plain');
+      res.setHeader('x-frame-options', 'SAMEORIGIN');
+      res.removeHeader('Origin-Agent-Cluster');
+      return {
+        names: res.getHeaderNames(),
+        raw: (
+          res as unknown as { getRawHeaderNames(): string[] }
+        ).getRawHeaderNames(),
+        frame: res.getHeader('X-Frame-Options'),
+        has: res.hasHeader('origin-agent-cluster'),
+      };
+    });
+    expect(written[0]).toEqual(written[1]);
+    expect(written[0]).toEqual({
+      names: ['x-frame-options', 'content-type'],
+      raw: ['x-frame-options', 'content-type'],
+      frame: 'SAMEORIGIN',
+      has: false,
+    });
+  });
+
+  it('refuse a header value Node would refuse, once, when built', () => {
+    expect(() =>
+      headerSetter([['X-Bad', 'a\nb']], outHeadersSymbol()),
+    ).toThrow();
   });
 });
