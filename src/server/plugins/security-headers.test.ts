@@ -174,6 +174,19 @@ describe('security headers on the wire', () => {
     });
   });
 
+  it('leave no change one answer makes to them on the next answer', () => {
+    const set = headerSetter([['Vary', 'Origin']], outHeadersSymbol());
+    const response = () =>
+      new ServerResponse(new IncomingMessage(new Socket()));
+    const first = response();
+    set(first);
+    first.appendHeader('Vary', 'Accept-Encoding');
+    expect(first.getHeader('vary')).toEqual(['Origin', 'Accept-Encoding']);
+    const next = response();
+    set(next);
+    expect(next.getHeader('vary')).toBe('Origin');
+  });
+
   it('refuse a header value Node would refuse, once, when built', () => {
     expect(() =>
       headerSetter([['X-Bad', 'a\nb']], outHeadersSymbol()),

@@ -138,14 +138,15 @@ export function headerSetter(
   const entries = headers.map(([name, value]) => {
     validateHeaderName(name);
     validateHeaderValue(name, value);
-    const entry: [string, string] = [name, value];
-    return [name.toLowerCase(), entry] as const;
+    return [name.toLowerCase(), name, value] as const;
   });
   return (raw) => {
     const slot = raw as unknown as Record<symbol, HeaderRecord | null>;
     if (slot[symbol] !== null) return oneByOne(raw);
     const record = newRecord();
-    for (const [key, entry] of entries) record[key] = entry;
+    // A fresh [name, value] per answer: Node's appendHeader changes an entry in place, and a
+    // shared one would carry that change into every later answer.
+    for (const [key, name, value] of entries) record[key] = [name, value];
     slot[symbol] = record;
   };
 }
