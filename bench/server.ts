@@ -6,6 +6,7 @@ import {
   tempDataDir,
   type SpawnedServer,
 } from '../tests/support/spawn-server.ts';
+import { scratchDatabase } from '../tests/support/scratch-database.ts';
 
 /** The admin the benchmarks bootstrap to grant free credit. */
 export const BENCH_ADMIN = {
@@ -17,18 +18,24 @@ export interface BenchServer extends SpawnedServer {
   database: string;
   /** The embedded database's DATA_DIR (undefined on DATABASE_URL). */
   dataDir: string | undefined;
+  /** On DATABASE_URL: the database made for this server there. */
+  databaseUrl: string | undefined;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the real server as its own process: on a fresh embedded DATA_DIR (the engine of
- * DATABASE_ENGINE, PostgreSQL by default as for npm start), or on the PostgreSQL of DATABASE_URL when it is set (use a
- * scratch database: the bench adds rows).
+ * DATABASE_ENGINE, PostgreSQL by default as for npm start), or, when DATABASE_URL is set, on a
+ * new database of that PostgreSQL server, dropped at stop: one bench's rows and the delivery
+ * jobs it left queued are not the next one's load.
  */
 export async function startBenchServer(
   extraEnv: Record<string, string> = {},
 ): Promise<BenchServer> {
-  const databaseUrl = process.env.DATABASE_URL;
+  const scratch = process.env.DATABASE_URL
+    ? await scratchDatabase(process.env.DATABASE_URL, 'bench')
+    : undefined;
+  const databaseUrl = scratch?.url;
   // npm start's engine on a new DATA_DIR unless DATABASE_ENGINE says otherwise.
   const engine = process.env.DATABASE_ENGINE ?? 'postgres';
   const env: Record<string, string> = {
@@ -40,15 +47,20 @@ export async function startBenchServer(
       : { DATA_DIR: tempDataDir('bench'), DATABASE_ENGINE: engine }),
     ...extraEnv,
   };
-  const server = await spawnServer(env, 120_000);
+  const server = await spawnServer(env, 120_000).catch(async (error) => {
+    await scratch?.drop();
+    throw error;
+  });
   return {
     ...server,
     database: databaseUrl
       ? `PostgreSQL (${new URL(databaseUrl).host})`
       : `embedded ${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
     dataDir: env.DATA_DIR,
+    databaseUrl,
     stop: async () => {
       await stopServer(server);
+      await scratch?.drop();
     },
   };
 }

@@ -38,7 +38,11 @@ import { reportFigures, type Figure } from './report.ts';
 const DURATION = seconds('BENCH_SECONDS', 10);
 const RATE = seconds('BENCH_RATE', 0);
 const CONNECTIONS = seconds('BENCH_CONNECTIONS', 50);
-const PEAK_CONNECTIONS = seconds('BENCH_PEAK_CONNECTIONS', 800);
+// 0 skips the peak (\`seconds\` reads 0 as unset).
+const PEAK_CONNECTIONS =
+  process.env.BENCH_PEAK_CONNECTIONS === '0'
+    ? 0
+    : seconds('BENCH_PEAK_CONNECTIONS', 800);
 const CREDIT = '1000000';
 const SCALE = 4;
 
@@ -81,7 +85,7 @@ async function prefill(
   const db = await openDatabase(
     loadConfig({
       DATA_DIR: running.dataDir,
-      DATABASE_URL: process.env.DATABASE_URL,
+      DATABASE_URL: running.databaseUrl,
       DATABASE_ENGINE: process.env.DATABASE_ENGINE,
       LOG_LEVEL: 'silent',
     }),

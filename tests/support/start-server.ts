@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import type { DeliveryTuning } from '../../src/server/delivery/engine.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 
 import { ADMIN } from './admin.ts';
+import { scratchDatabase } from './scratch-database.ts';
 
 export { ADMIN };
 
@@ -28,35 +27,7 @@ export async function freshDatabaseUrl(): Promise<{
 }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return { drop: async () => undefined };
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      // pool.end() resolves before the server has closed its sessions; FORCE would kill them
-      // and their clients would throw an uncaught "terminating connection". Wait for them.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await c.query(`DROP DATABASE IF EXISTS ${name}`);
-          break;
-        } catch (error) {
-          if ((error as { code?: string }).code !== '55006' || attempt >= 50) {
-            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
-      await c.end();
-    },
-  };
+  return scratchDatabase(serverUrl);
 }
 
 /**
