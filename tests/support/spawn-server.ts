@@ -119,7 +119,11 @@ let pruned = false;
 export function templateName(): string {
   const migrations = join(ROOT, 'migrations');
   const hash = createHash('sha256');
-  for (const name of readdirSync(migrations).sort()) {
+  // functions/ too: a changed function file is a new schema.
+  for (const name of readdirSync(migrations, { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith('.sql'))
+    .sort()) {
     hash.update(name).update(readFileSync(join(migrations, name)));
   }
   return `${TEMPLATE}${hash.digest('hex').slice(0, 12)}`;

@@ -12,7 +12,9 @@ const migrations = new URL('migrations/', root);
 /** Functions the migrations leave defined (a later DROP FUNCTION removes one). */
 function definedFunctions(): string[] {
   const defined = new Set<string>();
-  for (const name of readdirSync(migrations).sort()) {
+  for (const name of readdirSync(migrations)
+    .filter((n) => n.endsWith('.sql'))
+    .sort()) {
     const sql = readFileSync(new URL(name, migrations), 'utf8');
     for (const m of sql.matchAll(
       /\b(CREATE(?: OR REPLACE)? FUNCTION|DROP FUNCTION(?: IF EXISTS)?) (\w+)/g,
@@ -38,6 +40,7 @@ describe("the README's lifecycle map", () => {
 
   it('names every trigger the migrations create', () => {
     const sql = readdirSync(migrations)
+      .filter((n) => n.endsWith('.sql'))
       .map((name) => readFileSync(new URL(name, migrations), 'utf8'))
       .join('\n');
     const triggers = [...sql.matchAll(/CREATE TRIGGER (\w+)/g)].map(
