@@ -102,8 +102,11 @@ BEGIN
           r_of := r_of || a_id[earlier];
           r_conflict := r_conflict || (stored.request_hash <> v_hash);
         ELSE
+          -- The answer of then: the message as stored with the key (to_jsonb of its row).
           RETURN QUERY SELECT i, stored.response, true, stored.request_hash <> v_hash,
-                              NULL::text, NULL::text, NULL::text, NULL::integer, NULL::text;
+                              NULL::text, NULL::text, NULL::text, NULL::integer,
+                              message_json(jsonb_populate_record(NULL::messages,
+                                                                 stored.response));
         END IF;
         CONTINUE;
       END IF;
@@ -215,37 +218,8 @@ BEGIN
   RETURNING *)
   SELECT u.i, NULL::jsonb, u.replayed, u.conflict, NULL::text, NULL::text, NULL::text,
          NULL::integer,
-         -- The API's Message (shared/schemas/messages.ts) as messageJson writes it. Amounts:
-         -- numeric(15, 4), and numeric(17, 6) below 1e9, have at most 15 digits, which a JS
-         -- number holds exactly and prints as trim_scale does; a larger price per segment is
-         -- printed as the double it becomes (its shortest digits, as JS prints them).
-         '{"id":' || to_json(m.id)::text
-         || ',"clientId":' || to_json(m.client_id)::text
-         || ',"sender":' || to_json(m.sender)::text
-         || ',"recipient":' || to_json(m.recipient)::text
-         || ',"body":' || to_json(m.body)::text
-         || ',"reference":' || to_json(m.reference)::text
-         || ',"state":' || to_json(m.state)::text
-         || ',"deliveryMethod":' || coalesce(to_json(m.delivery_method)::text, 'null')
-         || ',"simulated":' || to_json(m.simulated)::text
-         || ',"encoding":' || to_json(m.encoding)::text
-         || ',"segments":' || m.segments::text
-         || ',"price":' || trim_scale(m.price)::text
-         || ',"pricePerSegment":'
-         || CASE WHEN m.price_per_segment < 1e9 THEN trim_scale(m.price_per_segment)::text
-                 ELSE m.price_per_segment::float8::text END
-         || ',"pricePrefix":' || coalesce(to_json(m.price_prefix)::text, 'null')
-         || ',"currency":' || to_json(m.currency)::text
-         || ',"batchId":' || coalesce(to_json(m.batch_id)::text, 'null')
-         -- Dates in UTC, cut to the millisecond as a JS Date holds them.
-         || ',"sendAt":'
-         || coalesce('"' || to_char(m.send_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-                     || '"', 'null')
-         || ',"dateCreated":"'
-         || to_char(m.date_created AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-         || '","dateUpdated":"'
-         || to_char(m.date_updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-         || '"}'
+         -- The API's Message, by its one writer.
+         message_json(m::messages)
   FROM (SELECT a.i, a.id, false AS replayed, false AS conflict
         FROM unnest(a_idx, a_id) AS a(i, id)
         UNION ALL

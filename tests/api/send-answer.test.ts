@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/server/db/client.ts';
-import { messageJson } from '../../src/server/features/messages/message-json.ts';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import { toMessage } from '../../src/server/features/messages/repo.ts';
+import { MessageSchema } from '../../src/shared/schemas/messages.ts';
 import { basic } from '../support/http.ts';
 import {
   createClient,
@@ -13,11 +14,12 @@ import {
 import { startServer, type TestServer } from '../support/start-server.ts';
 
 /**
- * A send's 201 body is written by the database (send_sms_batch's `answer`, migrations/028) and
- * sent on as it is. It must be byte for byte what the node's own serializer writes for the
- * stored row (to_jsonb → toMessage → messageJson, the way every send was answered before): the
- * same fields in the same order, text escaped alike, dates cut to the millisecond, amounts
- * printed as JS numbers.
+ * A Message's JSON is written by the database alone (message_json, migrations/functions/): a
+ * send's 201 body (send_sms_batch's `answer`), a replayed key's, a cancel's, each sent on as it
+ * is. It must be byte for byte what the API's MessageSchema serializer (zod, the schema that
+ * declares the answer) writes for the stored row read as every other answer reads it (to_jsonb →
+ * toMessage): the same fields in the same order, text escaped alike, dates cut to the
+ * millisecond, amounts printed as JS numbers.
  */
 let server: TestServer;
 beforeAll(async () => {
@@ -27,13 +29,20 @@ afterAll(async () => server.close());
 
 type Row = Parameters<typeof toMessage>[0];
 
-/** What the node writes for message `id` as stored now. */
+const zodJson = serializerCompiler({
+  schema: MessageSchema,
+  method: 'POST',
+  url: '/api/clients/:clientId/messages/sms',
+  httpStatus: '201',
+});
+
+/** What MessageSchema's serializer writes for message `id` as stored now. */
 async function nodeAnswer(q: Queryable, id: string): Promise<string> {
   const [row] = await q.query<{ m: Row }>(
     'SELECT to_jsonb(m) AS m FROM messages m WHERE m.id = $1',
     [id],
   );
-  return messageJson(toMessage(row!.m));
+  return zodJson(toMessage(row!.m));
 }
 
 async function funded(credit = '100') {
@@ -189,7 +198,7 @@ describe('POST /api/clients/{clientId}/messages/sms', () => {
     const id = (JSON.parse(text) as { id: string }).id;
     expect(text).toBe(await nodeAnswer(server.app.db, id));
 
-    // The key's answer stored by that group, written by the node.
+    // The key's answer stored by that group, written again by message_json from the stored row.
     const again = await send();
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -197,5 +206,21 @@ describe('POST /api/clients/{clientId}/messages/sms', () => {
       'application/json; charset=utf-8',
     );
     expect(await again.text()).toBe(text);
+
+    // The cancel's answer: the message as it is now (CANCELED), by the same writer.
+    const canceled = await fetch(
+      `${server.url}/api/clients/${client.id}/messages/${id}/cancel`,
+      {
+        method: 'POST',
+        headers: { authorization: basic(client.id, client.secret) },
+      },
+    );
+    const canceledText = await canceled.text();
+    expect(canceled.status).toBe(200);
+    expect(canceled.headers.get('content-type')).toBe(
+      'application/json; charset=utf-8',
+    );
+    expect(JSON.parse(canceledText)).toMatchObject({ id, state: 'CANCELED' });
+    expect(canceledText).toBe(await nodeAnswer(server.app.db, id));
   });
 });

@@ -11,7 +11,6 @@ import type { SmsEncoding } from '../../../shared/sms.ts';
 import type { Queryable } from '../../db/client.ts';
 import { GroupCommit } from '../../db/group-commit.ts';
 import { selectPage, type Page } from '../../db/paging.ts';
-import { messageJson } from './message-json.ts';
 
 /** A messages row, from a query (dates as Date) or from to_jsonb (dates as text). */
 interface MessageRow {
@@ -109,7 +108,7 @@ interface SendRow {
   idx: number;
   /** The stored answer of a key replayed from an earlier group (to_jsonb of its message). */
   message: MessageRow | null;
-  /** The answer of a message this group wrote, as JSON text (migrations/028). */
+  /** The send's answer as JSON text (message_json, migrations/functions/message_json.sql). */
   answer: string | null;
   replayed: boolean;
   conflict: boolean;
@@ -189,13 +188,12 @@ export async function insertAcceptedMessage(
   if (row.conflict) return { kind: 'key-reused' };
   switch (row.refusal) {
     case null:
-      // The database wrote the answer of a message of this group; a key's answer stored by an
-      // earlier one is written here, as it was then.
-      return {
-        kind: 'sent',
-        answer: row.answer ?? messageJson(toMessage(row.message!)),
-        replayed: row.replayed,
-      };
+      // The database wrote the answer (message_json): of a message of this group, or of the
+      // message a key's earlier group stored, as it was then.
+      if (row.answer === null) {
+        throw new Error('send_sms_batch answered a send without its answer');
+      }
+      return { kind: 'sent', answer: row.answer, replayed: row.replayed };
     case 'blocked':
     case 'not-allowed':
       return {
@@ -223,6 +221,19 @@ export async function cancelMessage(
     [messageId],
   );
   return rows.length > 0;
+}
+
+/** One message of a client as its answer's JSON text (message_json); null when not there. */
+export async function messageAnswer(
+  q: Queryable,
+  clientId: string,
+  messageId: string,
+): Promise<string | null> {
+  const [row] = await q.query<{ answer: string }>(
+    'SELECT message_json(m) AS answer FROM messages m WHERE id = $1 AND client_id = $2',
+    [messageId, clientId],
+  );
+  return row?.answer ?? null;
 }
 
 /** One message of a client, without its attempts and callbacks; null when it is not there. */

@@ -18,7 +18,7 @@ import { QuoteSchema } from '../../../shared/schemas/prices.ts';
 import type { Deps } from '../../deps.ts';
 import { idempotencyKey } from '../../idempotency.ts';
 import { errorResponses } from '../../schemas.ts';
-import { messageSerializerCompiler, sendJson } from './message-json.ts';
+import { sendJson } from './message-json.ts';
 import { sendValidatorCompiler } from './send-body.ts';
 import * as service from './service.ts';
 
@@ -94,7 +94,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           key,
         );
         if (replayed) reply.header('idempotent-replayed', 'true');
-        // The answer comes written (send_sms_batch, migrations/028): sent on as it is.
+        // The answer comes written (send_sms_batch, by message_json): sent on as it is.
         return sendJson(reply.code(201), answer);
       },
     );
@@ -116,11 +116,14 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             ...errorResponses(400, 401, 403, 404, 409),
           },
         },
-        serializerCompiler: messageSerializerCompiler,
       },
-      async (request) => {
+      async (request, reply) => {
         const { clientId, messageId } = request.params;
-        return service.cancelMessage(deps, request.actor, clientId, messageId);
+        // The answer comes written (message_json), as a send's.
+        return sendJson(
+          reply,
+          await service.cancelMessage(deps, request.actor, clientId, messageId),
+        );
       },
     );
 

@@ -1,6 +1,5 @@
 import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
 import type {
-  Message,
   MessageDetail,
   MessageFilter,
   MessageList,
@@ -126,15 +125,15 @@ export async function sendSms(
 /**
  * Cancels a scheduled message of the caller's client: CANCELED and its price refunded through
  * the ledger, exactly once however many cancels race, and never once its release has begun
- * (cancel_messages, migrations/019). Needs ROLE_SMS_CREATE, as the send it undoes. Unknown client
- * or message → 404; any state but SCHEDULED → 409.
+ * (cancel_messages). Needs ROLE_SMS_CREATE, as the send it undoes. Unknown client or message →
+ * 404; any state but SCHEDULED → 409. Answers the message as its JSON text (message_json).
  */
 export async function cancelMessage(
   deps: Deps,
   principal: Principal,
   clientId: string,
   messageId: string,
-): Promise<Message> {
+): Promise<string> {
   if (!principal.roles.includes(SMS_CREATE_ROLE)) {
     throw forbidden(`Cancelling an SMS needs the role ${SMS_CREATE_ROLE}`);
   }
@@ -143,10 +142,12 @@ export async function cancelMessage(
     throw notFound('Message');
   }
   const canceled = await repo.cancelMessage(deps.db, messageId);
-  const message = (await repo.getMessage(deps.db, clientId, messageId))!;
-  if (!canceled) throw conflict(notScheduled(message.state));
+  if (!canceled) {
+    const message = (await repo.getMessage(deps.db, clientId, messageId))!;
+    throw conflict(notScheduled(message.state));
+  }
   deps.deliveryWake.count('CANCELED');
-  return message;
+  return (await repo.messageAnswer(deps.db, clientId, messageId))!;
 }
 
 /**
