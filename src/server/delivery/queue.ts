@@ -2,15 +2,15 @@ import { fromPglite, PgBoss } from 'pg-boss';
 import { queuePoolSize, type Db, type Queryable } from '../db/client.ts';
 import type { DeliveryLogger } from './types.ts';
 
-/** The queue of delivery jobs; migrations/003-delivery.sql inserts into it by this name. */
+/** The queue of delivery jobs; migrations/functions/enqueue_delivery_jobs.sql inserts into it by this name. */
 export const DELIVERY_QUEUE = 'sms-delivery';
-/** The queue of status callbacks; migrations/006-status-callbacks.sql inserts into it. */
+/** The queue of status callbacks; migrations/functions/enqueue_status_callbacks.sql inserts into it. */
 export const CALLBACK_QUEUE = 'status-callback';
 
 /**
  * pg-boss's schema version (package.json `pgboss.schema` of pg-boss) that the SQL writing into its
- * job table was written for: enqueue_delivery (migrations/003-delivery.sql) and
- * enqueue_status_callbacks (006-status-callbacks.sql) insert jobs straight into its partitions,
+ * job table was written for: enqueue_delivery_jobs and enqueue_status_callbacks
+ * (migrations/functions/) insert jobs straight into its partitions,
  * and activeJobIds reads them. A pg-boss upgrade that changes its schema must be checked against
  * that SQL before this number moves.
  */

@@ -32,7 +32,7 @@ export interface DeliveryRow {
 /**
  * The messages of a batch of jobs (`jobIds[i]` the job of `ids[i]`) with their client's drawable
  * splits and earlier attempts. The same statement releases them first (release_messages,
- * migrations/019 and 021): a scheduled message whose sendAt has come, SCHEDULED → ACCEPTED, and a
+ * migrations/functions/release_messages.sql): a scheduled message whose sendAt has come, SCHEDULED → ACCEPTED, and a
  * batch's message of a client with a messages-a-second limit, counted in its window; one the
  * current second has no room for gets a new job at a later second and comes back as it was with
  * that job waiting (so this job completes with nothing sent). A cancelled one stays CANCELED and
@@ -188,7 +188,7 @@ export const EXPIRE_BATCH = 1000;
 
 /**
  * SUBMITTED longer than `validitySeconds` ago with no final receipt: EXPIRED, not refunded
- * (migrations/017), at most EXPIRE_BATCH of them; returns the ids expired now.
+ * (migrations/functions/expire_messages.sql), at most EXPIRE_BATCH of them; returns the ids expired now.
  */
 export async function expireMessages(
   q: Queryable,

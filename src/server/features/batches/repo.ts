@@ -61,7 +61,7 @@ export type BatchOutcome =
   | { kind: 'refused'; refused: RefusedRecipient[] };
 
 /**
- * All or nothing, in one statement (create_batch, migrations/020-batches.sql): prices every
+ * All or nothing, in one statement (migrations/functions/create_batch.sql): prices every
  * recipient with price_sms; if none is refused and the balance holds the total, debits it once
  * and writes the batch, its messages, their ledger rows and delivery jobs in bulk.
  */

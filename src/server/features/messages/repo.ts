@@ -120,7 +120,7 @@ interface SendRow {
 
 /**
  * Concurrent sends on one database go together: each batch is one call of `send_sms_batch`
- * (migrations/028-send-answer-text.sql), one statement and so one transaction and one commit, which
+ * (migrations/functions/send_sms_batch.sql), one statement and so one transaction and one commit, which
  * debits, stores each message as ACCEPTED with its ledger row, and queues the delivery jobs.
  */
 const batchers = new WeakMap<
@@ -169,7 +169,7 @@ function batcherOf(q: Queryable) {
 }
 
 /**
- * Prices the message at its recipient's destination (price_sms, migrations/015), checks the
+ * Prices the message at its recipient's destination (migrations/functions/price_sms.sql), checks the
  * destination is open to the client and the client within its messages a second, debits the
  * amount, stores the message as ACCEPTED (with a sendAt: SCHEDULED, migrations/019), appends the
  * ledger row and queues its delivery job (a scheduled one's starting at its sendAt),
@@ -208,7 +208,7 @@ export async function insertAcceptedMessage(
 }
 
 /**
- * Cancels a SCHEDULED message and refunds it (cancel_messages, migrations/019): true when this
+ * Cancels a SCHEDULED message and refunds it (migrations/functions/cancel_messages.sql): true when this
  * call cancelled it, false when it was not SCHEDULED (any more): released, cancelled already by a
  * racing call, or never scheduled. The caller has checked that it is the client's.
  */

@@ -53,7 +53,7 @@ export function throttled(retryAfterSeconds: number): HttpError {
 /**
  * Sends an SMS from a client: amount = segments × the recipient's price per segment (the price
  * list's longest matching prefix, else SMS_PRICE), rounded to the balance's scale, all computed
- * exactly by the database (price_sms, migrations/015). A blocked destination, or one outside the
+ * exactly by the database (migrations/functions/price_sms.sql). A blocked destination, or one outside the
  * client's allowed prefixes, is refused (403); a client beyond its messages a second too (429).
  * Needs ROLE_SMS_CREATE held by the caller (for an API client, by its owner). With an
  * idempotency key, a repeat of the same request within 24 hours answers the first message
