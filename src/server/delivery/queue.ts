@@ -2,9 +2,9 @@ import { fromPglite, PgBoss } from 'pg-boss';
 import { queuePoolSize, type Db, type Queryable } from '../db/client.ts';
 import type { DeliveryLogger } from './types.ts';
 
-/** The queue of delivery jobs; migrations/functions/enqueue_delivery_jobs.sql inserts into it by this name. */
+/** The queue of delivery jobs; enqueue_delivery_jobs (migrations/functions/) writes it by name. */
 export const DELIVERY_QUEUE = 'sms-delivery';
-/** The queue of status callbacks; migrations/functions/enqueue_status_callbacks.sql inserts into it. */
+/** The queue of status callbacks; enqueue_status_callbacks (migrations/functions/) writes it. */
 export const CALLBACK_QUEUE = 'status-callback';
 
 /**
