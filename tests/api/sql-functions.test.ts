@@ -7,14 +7,15 @@ import {
   type Db,
 } from '../../src/server/db/client.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
+import { startQueue } from '../../src/server/delivery/queue.ts';
 import { freshDatabaseUrl } from '../support/start-server.ts';
 
 /**
  * The SQL functions of migrations/functions/ on a migrated database: the database holds exactly
  * what the files create, and each transition on prepared rows, one a test (as
  * src/server/delivery/policy.test.ts does for the TypeScript half). The functions that write
- * pg-boss's jobs (send_sms_batch, create_batch, enqueue_*, defer_delivery) need the queue's
- * schema, which the queue creates at start: the API tests drive them through the server.
+ * pg-boss's jobs need the queue's schema and queues: pg-boss installs them as the server does
+ * at start (startQueue, no workers), then stops.
  */
 const MIGRATIONS = new URL('../../migrations/', import.meta.url);
 const FUNCTIONS = new URL('functions/', MIGRATIONS);
@@ -39,6 +40,14 @@ beforeAll(async () => {
       new Blob([readFileSync(inject('pgliteTemplate'))]),
     );
   }
+  const quiet = () => undefined;
+  const boss = await startQueue({
+    databaseUrl: database.url,
+    db,
+    workers: 0,
+    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+  });
+  await boss.stop({ graceful: false });
 });
 afterAll(async () => {
   await db?.close();
@@ -430,6 +439,163 @@ describe('the transitions, one a test', () => {
       [part],
     );
     expect(row).toEqual({ message_id: id, state: null });
+  });
+});
+
+/** The jobs of `queue` that name message `id`. */
+const jobs = (queue: string, id: string) =>
+  db.query<{ state: string; later: boolean; data: Record<string, unknown> }>(
+    `SELECT state::text, start_after > now() + interval '5 seconds' AS later, data
+     FROM pgboss.job WHERE name = $1 AND data->>'messageId' = $2
+     ORDER BY created_on, id`,
+    [queue, id],
+  );
+
+describe('the transitions that write jobs', () => {
+  it('send_sms_batch: → ACCEPTED, the debit, its SMS ledger row, its job and its answer', async () => {
+    const world = await client();
+    const [row] = await db.query<{
+      refusal: string | null;
+      answer: string;
+    }>(`SELECT refusal, answer FROM send_sms_batch($1::jsonb)`, [
+      JSON.stringify([
+        {
+          clientId: world.clientId,
+          ownerId: world.userId,
+          defaultPrice: '0.05',
+          sender: 'Shop',
+          recipient: '447700900123',
+          body: 'Hello',
+          reference: 'r1',
+          encoding: 'GSM-7',
+          segments: 2,
+          actorUserId: world.userId,
+          key: null,
+          hash: null,
+          sendAt: null,
+        },
+      ]),
+    ]);
+    expect(row!.refusal).toBeNull();
+    const answer = JSON.parse(row!.answer) as Record<string, unknown>;
+    expect(answer).toMatchObject({
+      clientId: world.clientId,
+      state: 'ACCEPTED',
+      price: 0.1,
+      reference: 'r1',
+    });
+    const id = answer.id as string;
+    expect(await world.states([id])).toEqual(['ACCEPTED']);
+    expect(await world.amount()).toBe('9.9000');
+    expect(
+      await db.query(
+        `SELECT reason, amount::text, balance_after::text FROM balance_ledger
+         WHERE message_id = $1`,
+        [id],
+      ),
+    ).toEqual([{ reason: 'SMS', amount: '-0.1000', balance_after: '9.9000' }]);
+    expect(await jobs('sms-delivery', id)).toMatchObject([
+      { state: 'created', later: false },
+    ]);
+  });
+
+  it('send_sms_batch: a send the balance cannot pay is refused and writes nothing', async () => {
+    const world = await client('0.01');
+    const [row] = await db.query<{ refusal: string | null }>(
+      `SELECT refusal FROM send_sms_batch($1::jsonb)`,
+      [
+        JSON.stringify([
+          {
+            clientId: world.clientId,
+            ownerId: world.userId,
+            defaultPrice: '0.05',
+            sender: 'Shop',
+            recipient: '447700900123',
+            body: 'Hello',
+            reference: '',
+            encoding: 'GSM-7',
+            segments: 1,
+            actorUserId: world.userId,
+            key: null,
+            hash: null,
+            sendAt: null,
+          },
+        ]),
+      ],
+    );
+    expect(row!.refusal).toBe('no-balance');
+    expect(await world.amount()).toBe('0.0100');
+    expect(
+      await db.query('SELECT 1 FROM messages WHERE client_id = $1', [
+        world.clientId,
+      ]),
+    ).toEqual([]);
+  });
+
+  it('defer_delivery: an ACCEPTED message waits for a new job later, its state unchanged', async () => {
+    const world = await client();
+    const id = await world.message('ACCEPTED');
+    await db.query('SELECT defer_delivery($1::jsonb)', [
+      JSON.stringify([
+        { messageId: id, delaySeconds: 60, route: ['MELROSE_SMPP'] },
+      ]),
+    ]);
+    expect(await world.states([id])).toEqual(['ACCEPTED']);
+    const [message] = await db.query<{ waiting_job: string; route: string[] }>(
+      'SELECT waiting_job, route FROM messages WHERE id = $1',
+      [id],
+    );
+    expect(message!.route).toEqual(['MELROSE_SMPP']);
+    const [job] = await db.query<{ id: string; later: boolean }>(
+      `SELECT id, start_after > now() + interval '30 seconds' AS later FROM pgboss.job
+       WHERE name = 'sms-delivery' AND data->>'messageId' = $1`,
+      [id],
+    );
+    expect(job).toEqual({ id: message!.waiting_job, later: true });
+  });
+
+  it('the status-callback triggers: an event per new message and per state change, for a client with a URL', async () => {
+    const world = await client('9.95');
+    await db.query(
+      `UPDATE clients SET status_callback_url = 'https://example.com/hook',
+                          status_callback_signing_key = 'k'
+       WHERE id = $1`,
+      [world.clientId],
+    );
+    const id = await world.message('ACCEPTED');
+    await db.query('SELECT fail_messages($1::uuid[])', [[id]]);
+    const events = await jobs('status-callback', id);
+    expect(events.map((e) => e.data.state)).toEqual(['ACCEPTED', 'FAILED']);
+    expect(events[0]!.data).toMatchObject({
+      clientId: world.clientId,
+      messageId: id,
+      attempt: 1,
+    });
+
+    // A client without a URL: nothing queued.
+    const quiet = await client();
+    const other = await quiet.message('ACCEPTED');
+    await db.query('SELECT fail_messages($1::uuid[])', [[other]]);
+    expect(await jobs('status-callback', other)).toEqual([]);
+  });
+});
+
+describe('sign-in attempts', () => {
+  it('take_sign_in_attempt: counts tries up to the limit, then answers the wait', async () => {
+    const key = `ip:${randomUUID()}`;
+    const take = async () =>
+      (
+        await db.query<{ wait_ms: string | number; refused_by: string[] }>(
+          `SELECT wait_ms, refused_by
+           FROM take_sign_in_attempt($1::text[], $2::int[], $3::boolean[], 60000)`,
+          [[key], [2], [true]],
+        )
+      )[0]!;
+    expect(Number((await take()).wait_ms)).toBe(0);
+    expect(Number((await take()).wait_ms)).toBe(0);
+    const refused = await take();
+    expect(Number(refused.wait_ms)).toBeGreaterThan(0);
+    expect(refused.refused_by).toEqual([key]);
   });
 });
 
