@@ -1,14 +1,21 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openPglite } from '../../src/server/db/client.ts';
+import { openPglite, openPostgres } from '../../src/server/db/client.ts';
 import {
   ChangedMigrationError,
   migrate,
   NewerSchemaError,
 } from '../../src/server/db/migrate.ts';
+import { scratchDatabase } from '../support/scratch-database.ts';
 import { launchServer, migratedDataDir } from '../support/spawn-server.ts';
 
 /** A migrations folder of its own, as a URL ending in '/' (what migrate() takes). */
@@ -214,6 +221,34 @@ describe('migrations', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'migrates once when two servers start together on one PostgreSQL, function files included',
+    async () => {
+      const database = await scratchDatabase(process.env.TEST_DATABASE_URL!);
+      const [a, b] = await Promise.all([
+        openPostgres(database.url, 4),
+        openPostgres(database.url, 4),
+      ]);
+      try {
+        const [byA, byB] = await Promise.all([migrate(a), migrate(b)]);
+        // Each file applied by exactly one of them.
+        const all = [...byA, ...byB].sort();
+        expect(new Set(all).size).toBe(all.length);
+        const functionFiles = readdirSync(
+          new URL('../../migrations/functions/', import.meta.url),
+        ).filter((n) => n.endsWith('.sql'));
+        expect(all.filter((n) => n.startsWith('functions/'))).toEqual(
+          functionFiles.map((n) => `functions/${n}`).sort(),
+        );
+        expect(await migrate(a)).toEqual([]);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+        await database.drop();
+      }
+    },
+    60_000,
+  );
 
   it('stops the server at start when an applied migration differs from what was applied', async () => {
     const dataDir = await migratedDataDir('edited-migration');
