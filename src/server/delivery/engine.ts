@@ -8,8 +8,8 @@
  * second within reach of the embedded database.
  *
  * Which SQL function moves a message from which state to which, and which trigger queues its
- * status callback: README, Architecture, "A message's lifecycle" (kept in step with the
- * migrations by lifecycle-map.test.ts).
+ * status callback: "A message's lifecycle" in migrations/functions/README.md (kept in step with
+ * the function files by lifecycle-map.test.ts).
  */
 import type { JobWithMetadata, PgBoss } from 'pg-boss';
 import type { DeliveryConfig } from '../config.ts';
