@@ -190,6 +190,8 @@ export async function restoreBackup(
         sequence.value,
       ]);
     }
+    // Deferred key checks (pg-boss's) run now: a table with pending ones cannot be altered.
+    await client.query('SET CONSTRAINTS ALL IMMEDIATE');
     for (const name of names) {
       await client.query(`ALTER TABLE ${name} ENABLE TRIGGER USER`);
     }
