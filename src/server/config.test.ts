@@ -291,6 +291,33 @@ describe('loadConfig', () => {
     ).toThrow(/ADMIN_EMAIL/);
   });
 
+  it('takes scheduled backups only with BACKUP_DIR: every 24 h keeping 7, fractional hours allowed', () => {
+    expect(loadConfig({}).backup).toBeNull();
+    expect(loadConfig({ BACKUP_KEEP: '3' }).backup).toBeNull();
+    expect(loadConfig({ BACKUP_DIR: '/backups' }).backup).toEqual({
+      dir: '/backups',
+      intervalMs: 24 * 3_600_000,
+      keep: 7,
+    });
+    expect(
+      loadConfig({
+        BACKUP_DIR: '/backups',
+        BACKUP_INTERVAL_HOURS: '0.5',
+        BACKUP_KEEP: '30',
+      }).backup,
+    ).toEqual({ dir: '/backups', intervalMs: 1_800_000, keep: 30 });
+    for (const bad of ['0', '-1', 'daily', '0.0001']) {
+      expect(() =>
+        loadConfig({ BACKUP_DIR: '/b', BACKUP_INTERVAL_HOURS: bad }),
+      ).toThrow(/BACKUP_INTERVAL_HOURS/);
+    }
+    for (const bad of ['0', '1.5', 'all']) {
+      expect(() => loadConfig({ BACKUP_DIR: '/b', BACKUP_KEEP: bad })).toThrow(
+        /BACKUP_KEEP/,
+      );
+    }
+  });
+
   it('needs ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(() => loadConfig({ ADMIN_EMAIL: 'a@example.test' })).toThrow(
       /ADMIN_EMAIL and ADMIN_PASSWORD/,
