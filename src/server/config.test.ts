@@ -65,6 +65,9 @@ describe('loadConfig', () => {
       SHUTDOWN_DELAY_SECONDS: '2.5',
       METRICS_TOKEN: 'a-long-scrape-token',
       WORKER_PORT: '8081',
+      BACKUP_DIR: '/var/backups/console',
+      BACKUP_INTERVAL_HOURS: '6',
+      BACKUP_KEEP: '28',
     });
     expect(config).toEqual({
       port: 9090,
@@ -96,6 +99,11 @@ describe('loadConfig', () => {
       shutdown: { timeoutMs: 45_000, delayMs: 2_500 },
       metricsToken: 'a-long-scrape-token',
       workerPort: 8081,
+      backup: {
+        dir: '/var/backups/console',
+        intervalMs: 6 * 3_600_000,
+        keep: 28,
+      },
       delivery: {
         smpp: {
           host: 'smsc.example.test',
