@@ -22,6 +22,7 @@ import {
 } from '../../src/server/db/embedded-postgres.ts';
 import { ADMIN } from '../support/admin.ts';
 import { eventually } from '../support/eventually.ts';
+import { spawnFleet } from '../support/fleet.ts';
 import { scratchDatabase } from '../support/scratch-database.ts';
 import {
   adminHttp,
@@ -399,3 +400,54 @@ describe.skipIf(skipReason !== undefined)(
     );
   },
 );
+
+describe.runIf(serverUrl)('scheduled backups on a fleet', () => {
+  it(
+    'one node at a time: the attempts of two nodes sharing BACKUP_DIR never overlap, and each file is whole',
+    async () => {
+      const dir = tempDataDir('backup-fleet');
+      const fleet = await spawnFleet(2, {
+        BACKUP_DIR: dir,
+        BACKUP_INTERVAL_HOURS: '0.0002', // 0.72 s: both nodes look all the time
+        BACKUP_KEEP: '50',
+      });
+      try {
+        const db = new pg.Client({ connectionString: fleet.databaseUrl });
+        await db.connect();
+        try {
+          const attempts = await eventually(
+            async () =>
+              (
+                await db.query<{
+                  started_at: Date;
+                  finished_at: Date;
+                  ok: boolean;
+                }>(
+                  `SELECT started_at, finished_at, ok FROM backups
+                    WHERE kind = 'scheduled' ORDER BY started_at`,
+                )
+              ).rows,
+            (rows) => rows.length >= 6,
+            { what: 'six scheduled backups', timeout: 120_000, interval: 200 },
+          );
+          expect(attempts.every((a) => a.ok)).toBe(true);
+          for (let i = 1; i < attempts.length; i++) {
+            expect(attempts[i]!.started_at.getTime()).toBeGreaterThanOrEqual(
+              attempts[i - 1]!.finished_at.getTime(),
+            );
+          }
+        } finally {
+          await db.end();
+        }
+        for (const name of readdirSync(dir).filter((n) =>
+          BACKUP_FILE.test(n),
+        )) {
+          await verifyBackup(join(dir, name));
+        }
+      } finally {
+        await fleet.close();
+      }
+    },
+    SLOW,
+  );
+});
