@@ -202,7 +202,8 @@ try {
   );
   await sends.stop();
 
-  const restoreDir = join(out, 'restored');
+  // Its own folder under the system's temporary one: as root the cluster's user must reach it.
+  const restoreDir = mkdtempSync(join(tmpdir(), 'bench-restored-'));
   began = performance.now();
   const restored = await run(node, ['scripts/restore.ts', logical], {
     DATA_DIR: restoreDir,
@@ -232,6 +233,7 @@ try {
   );
   console.log(`restore of the logical one  ${restoreSeconds.toFixed(1)} s`);
   console.log(verified.output.trim());
+  rmSync(restoreDir, { recursive: true, force: true });
 } finally {
   await server.stop();
   rmSync(out, { recursive: true, force: true });
