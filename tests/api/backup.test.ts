@@ -15,6 +15,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { verifyBackup } from '../../src/server/backup/backup-file.ts';
 import { BACKUP_FILE } from '../../src/server/backup/schedule.ts';
+import { embeddedConnection } from '../../src/server/db/embedded-connection.ts';
 import {
   cannotRunPostgres,
   CLUSTER_DIR,
@@ -32,6 +33,7 @@ import {
   registerUser,
 } from '../support/seed.ts';
 import {
+  launchServer,
   spawnServer,
   stopServer,
   tempDataDir,
@@ -395,6 +397,93 @@ describe.skipIf(skipReason !== undefined)(
           error: null,
         });
         expect(existsSync(dir)).toBe(true);
+      },
+      SLOW,
+    );
+  },
+);
+
+/** `count` delivered messages of `clientId` written straight in SQL: a backup that takes a while. */
+async function fill(place: Place, clientId: string, count: number) {
+  const client = new pg.Client(
+    place.url
+      ? { connectionString: place.url }
+      : await embeddedConnection(place.dir!),
+  );
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO messages (client_id, user_id, sender, recipient, body, reference, state,
+         encoding, segments, price, price_per_segment, currency, delivery_method, simulated,
+         date_created, date_updated)
+       SELECT c.id, c.user_id, 'Bench', '+442079460958', repeat('Your code is 123456. ', 5),
+         'fill', 'DELIVERED', 'GSM-7', 1, 0, 0, b.currency, 'MELROSE_SMPP', true, now(), now()
+       FROM clients c JOIN balances b ON b.client_id = c.id, generate_series(1, $2::int)
+       WHERE c.id = $1`,
+      [clientId, count],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(skipReason !== undefined)(
+  'a node killed while backing up',
+  () => {
+    it(
+      'leaves only a temporary file, never one that looks complete; the next backup removes it',
+      async () => {
+        const place = await newPlace();
+        const seeding = await startOn(place);
+        const owner = await registerUser(seeding.url);
+        const client = await createClient(owner.http);
+        await fill(place, client.id, 150_000);
+        await stopServer(seeding);
+
+        const dir = tempDataDir('backup-killed');
+        const env = {
+          ...place.env,
+          ADMIN_EMAIL: ADMIN.email,
+          ADMIN_PASSWORD: ADMIN.password,
+          BACKUP_DIR: dir,
+        };
+        // The first backup is due at once: the server is killed while it writes.
+        const killed = await launchServer(env);
+        servers.push(killed);
+        const partial = await eventually(
+          () => readdirSync(dir).find((n) => n.includes('.partial-')),
+          (name) => name !== undefined,
+          { what: 'a backup being written', timeout: 120_000, interval: 5 },
+        );
+        killed.child.kill('SIGKILL');
+        await killed.exited;
+        const left = readdirSync(dir);
+        expect(left.filter((n) => BACKUP_FILE.test(n))).toEqual([]);
+        expect(left).toContain(partial);
+
+        const again = await startOn(place, { BACKUP_DIR: dir });
+        const done = await eventually(
+          () => readdirSync(dir),
+          (names) =>
+            names.some((n) => BACKUP_FILE.test(n)) &&
+            !names.some((n) => n.includes('.partial-')),
+          {
+            what: 'a whole backup, and the temporary file gone',
+            timeout: 120_000,
+          },
+        );
+        const header = (
+          await verifyBackup(
+            join(
+              dir,
+              done.find((n) => BACKUP_FILE.test(n))!,
+            ),
+          )
+        ).header;
+        expect(header.tables.find((t) => t.name === 'messages')?.rows).toBe(
+          150_000,
+        );
+        await stopServer(again);
       },
       SLOW,
     );
