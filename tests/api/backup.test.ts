@@ -11,11 +11,16 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { verifyBackup } from '../../src/server/backup/backup-file.ts';
 import { BACKUP_FILE } from '../../src/server/backup/schedule.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { openPostgres } from '../../src/server/db/client.ts';
 import { embeddedConnection } from '../../src/server/db/embedded-connection.ts';
+import { migrate } from '../../src/server/db/migrate.ts';
+import { openEmbedded } from '../../src/server/db/open.ts';
 import {
   cannotRunPostgres,
   CLUSTER_DIR,
@@ -402,6 +407,108 @@ describe.skipIf(skipReason !== undefined)(
     );
   },
 );
+
+/** The database of `place` migrated with the migration files of `files` only (another release). */
+async function migrateAs(place: Place, files: Record<string, string>) {
+  const dir = tempDataDir('migrations');
+  for (const [name, sql] of Object.entries(files))
+    writeFileSync(join(dir, name), sql);
+  const config = loadConfig({
+    ...place.env,
+    LOG_LEVEL: 'silent',
+  });
+  const db = place.url
+    ? await openPostgres(place.url, 1)
+    : await openEmbedded(config);
+  try {
+    await migrate(db, pathToFileURL(`${dir}/`));
+  } finally {
+    await db.close();
+  }
+}
+
+const MIGRATIONS = join(ROOT, 'migrations');
+const releaseFiles = (keep: (name: string) => boolean) =>
+  Object.fromEntries(
+    readdirSync(MIGRATIONS)
+      .filter((name) => name.endsWith('.sql') && keep(name))
+      .map((name) => [name, readFileSync(join(MIGRATIONS, name), 'utf8')]),
+  );
+
+describe.skipIf(skipReason !== undefined)('releases', () => {
+  it(
+    "restores an older release's backup, which this release's start then migrates forward",
+    async () => {
+      const older = await newPlace();
+      const last = readdirSync(MIGRATIONS).sort().at(-1)!;
+      await migrateAs(
+        older,
+        releaseFiles((name) => name !== last),
+      );
+      const file = join(tempDataDir('backup-older'), 'older.backup');
+      const backup = await runScript('backup', [file], older.env);
+      expect(backup.code, backup.output).toBe(0);
+      const header = (await verifyBackup(file)).header;
+      expect(header.migrations.map((m) => m.name)).not.toContain(last);
+
+      const target = await newPlace();
+      const restore = await runScript('restore', [file], target.env);
+      expect(restore.code, restore.output).toBe(0);
+      const server = await startOn(target);
+      expect(
+        (await adminHttp(server.url).get('/api/admin/operations')).status,
+      ).toBe(200);
+      await stopServer(server);
+      // The start applied the newest migration.
+      const again = join(tempDataDir('backup-newer'), 'newer.backup');
+      expect((await runScript('backup', [again], target.env)).code).toBe(0);
+      expect(
+        (await verifyBackup(again)).header.migrations.map((m) => m.name),
+      ).toContain(last);
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses the backup of a newer release (a migration this one does not know), writing nothing',
+    async () => {
+      const newer = await newPlace();
+      await migrateAs(newer, {
+        ...releaseFiles(() => true),
+        '999-future.sql': 'CREATE TABLE future_things (id int PRIMARY KEY);',
+      });
+      const file = join(tempDataDir('backup-future'), 'future.backup');
+      expect((await runScript('backup', [file], newer.env)).code).toBe(0);
+      const target = await newPlace();
+      const restore = await runScript('restore', [file], target.env);
+      expect(restore.code).toBe(1);
+      expect(restore.output).toMatch(
+        /newer release: its migration 999-future.sql is unknown/,
+      );
+      if (target.dir) expect(readdirSync(target.dir)).toEqual([]);
+      else expect(await target.relations()).toBe(0);
+    },
+    SLOW,
+  );
+});
+
+describe('BACKUP_DIR on PGlite', () => {
+  it(
+    'stops the start with a message: PGlite is backed up by copying DATA_DIR',
+    async () => {
+      const server = await launchServer({
+        DATA_DIR: tempDataDir('backup-pglite'),
+        DATABASE_ENGINE: 'pglite',
+        BACKUP_DIR: tempDataDir('backup-pglite-dir'),
+      });
+      servers.push(server);
+      const exit = await server.exited;
+      expect(exit.code).toBe(1);
+      expect(server.output()).toMatch(/BACKUP_DIR needs PostgreSQL/);
+    },
+    SLOW,
+  );
+});
 
 /** `count` delivered messages of `clientId` written straight in SQL: a backup that takes a while. */
 async function fill(place: Place, clientId: string, count: number) {
