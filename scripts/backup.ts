@@ -17,7 +17,8 @@ if (!target || process.argv.length > 3) {
   console.error('usage: npm run backup -- FILE');
   process.exit(2);
 }
-const file = resolve(target);
+// npm runs scripts in the package's folder: FILE is relative to where npm was called.
+const file = resolve(process.env.INIT_CWD ?? process.cwd(), target);
 if (existsSync(file)) {
   console.error(
     `${file} exists: a backup never overwrites a file, choose another name`,

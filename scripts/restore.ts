@@ -25,7 +25,8 @@ if (!source || process.argv.length > 3) {
   console.error('usage: npm run restore -- FILE');
   process.exit(2);
 }
-const file = resolve(source);
+// npm runs scripts in the package's folder: FILE is relative to where npm was called.
+const file = resolve(process.env.INIT_CWD ?? process.cwd(), source);
 const config = loadConfigOrExit({
   DATA_DIR: process.env.DATA_DIR,
   DATABASE_URL: process.env.DATABASE_URL,
