@@ -21,6 +21,7 @@ import { Metrics } from './plugins/metrics.ts';
 import { Readiness } from './plugins/readiness.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { apiRoutes } from './routes.ts';
+import { backups } from './backup/plugin.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -91,6 +92,7 @@ export async function buildApp(
   await securityHeaders(app);
   await app.register(import('@fastify/compress'), { threshold: 1024 });
   metrics.register(app, config.metricsToken);
+  await app.register(backups, { config, registry: metrics.registry });
   await apiDocs(app, config);
   await app.register(apiRoutes(deps), { prefix: '/api' });
   await consoleStatic(app, config.webDir);

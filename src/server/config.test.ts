@@ -65,6 +65,9 @@ describe('loadConfig', () => {
       SHUTDOWN_DELAY_SECONDS: '2.5',
       METRICS_TOKEN: 'a-long-scrape-token',
       WORKER_PORT: '8081',
+      BACKUP_DIR: '/var/backups/console',
+      BACKUP_INTERVAL_HOURS: '6',
+      BACKUP_KEEP: '28',
     });
     expect(config).toEqual({
       port: 9090,
@@ -96,6 +99,11 @@ describe('loadConfig', () => {
       shutdown: { timeoutMs: 45_000, delayMs: 2_500 },
       metricsToken: 'a-long-scrape-token',
       workerPort: 8081,
+      backup: {
+        dir: '/var/backups/console',
+        intervalMs: 6 * 3_600_000,
+        keep: 28,
+      },
       delivery: {
         smpp: {
           host: 'smsc.example.test',
@@ -289,6 +297,33 @@ describe('loadConfig', () => {
     expect(() =>
       loadConfig({ ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'password-1' }),
     ).toThrow(/ADMIN_EMAIL/);
+  });
+
+  it('takes scheduled backups only with BACKUP_DIR: every 24 h keeping 7, fractional hours allowed', () => {
+    expect(loadConfig({}).backup).toBeNull();
+    expect(loadConfig({ BACKUP_KEEP: '3' }).backup).toBeNull();
+    expect(loadConfig({ BACKUP_DIR: '/backups' }).backup).toEqual({
+      dir: '/backups',
+      intervalMs: 24 * 3_600_000,
+      keep: 7,
+    });
+    expect(
+      loadConfig({
+        BACKUP_DIR: '/backups',
+        BACKUP_INTERVAL_HOURS: '0.5',
+        BACKUP_KEEP: '30',
+      }).backup,
+    ).toEqual({ dir: '/backups', intervalMs: 1_800_000, keep: 30 });
+    for (const bad of ['0', '-1', 'daily', '0.0001']) {
+      expect(() =>
+        loadConfig({ BACKUP_DIR: '/b', BACKUP_INTERVAL_HOURS: bad }),
+      ).toThrow(/BACKUP_INTERVAL_HOURS/);
+    }
+    for (const bad of ['0', '1.5', 'all']) {
+      expect(() => loadConfig({ BACKUP_DIR: '/b', BACKUP_KEEP: bad })).toThrow(
+        /BACKUP_KEEP/,
+      );
+    }
   });
 
   it('needs ADMIN_EMAIL and ADMIN_PASSWORD together', () => {

@@ -162,6 +162,14 @@ const EnvSchema = z.object({
     .default(0),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  // Fractional hours are allowed (0.5: every half hour; tests take one every second or two).
+  BACKUP_INTERVAL_HOURS: z.coerce
+    .number()
+    .min(0.0002, 'must be at least 0.0002 (0.72 s)')
+    .max(24 * 366, 'at most a year')
+    .default(24),
+  BACKUP_KEEP: positiveInt(7),
 });
 
 export interface Config {
@@ -223,6 +231,8 @@ export interface Config {
   metricsToken: string | null;
   /** `npm run worker`'s HTTP listener (/metrics, /api/health, /api/ready); null: none. */
   workerPort: number | null;
+  /** BACKUP_DIR: the server takes backups itself into `dir`; null: off. */
+  backup: { dir: string; intervalMs: number; keep: number } | null;
   delivery: DeliveryConfig;
 }
 
@@ -353,6 +363,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     metricsToken: e.METRICS_TOKEN ?? null,
     workerPort: e.WORKER_PORT ?? null,
+    backup: e.BACKUP_DIR
+      ? {
+          dir: e.BACKUP_DIR,
+          intervalMs: Math.round(e.BACKUP_INTERVAL_HOURS * 3_600_000),
+          keep: e.BACKUP_KEEP,
+        }
+      : null,
     delivery: {
       smpp: e.SMPP_HOST
         ? {

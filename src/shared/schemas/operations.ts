@@ -17,6 +17,25 @@ export const OperationsMethodSchema = z.object({
   perMinute: z.array(z.number().int()),
 });
 
+/** Backups (npm run backup, BACKUP_DIR): from the database, the same on every node. */
+export const OperationsBackupSchema = z.object({
+  /** When the last successful backup finished; null: none yet. */
+  lastSuccessAt: z.iso.datetime().nullable(),
+  /** The last attempt, successful or not. */
+  last: z
+    .object({
+      kind: z.enum(['manual', 'scheduled']),
+      finishedAt: z.iso.datetime(),
+      ok: z.boolean(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
+  /** BACKUP_DIR's schedule on the answering node; null: no scheduled backups. */
+  schedule: z
+    .object({ intervalHours: z.number(), keep: z.number().int() })
+    .nullable(),
+});
+
 export const OperationsSchema = z.object({
   /** Start of the hour shown: a whole minute, 59 minutes before the current one. */
   since: z.iso.datetime(),
@@ -25,7 +44,9 @@ export const OperationsSchema = z.object({
   /** Messages of the hour not routed yet (no attempt), by state. */
   unrouted: z.record(z.string(), z.number().int()),
   methods: z.array(OperationsMethodSchema),
+  backup: OperationsBackupSchema,
 });
 
 export type Operations = z.infer<typeof OperationsSchema>;
+export type OperationsBackup = z.infer<typeof OperationsBackupSchema>;
 export type OperationsMethod = z.infer<typeof OperationsMethodSchema>;

@@ -3,6 +3,7 @@ import {
   type DeliveryMethod,
 } from '../../../shared/limits.ts';
 import type { Operations } from '../../../shared/schemas/operations.ts';
+import { backupStatus } from '../../backup/history.ts';
 import type { Deps } from '../../deps.ts';
 import * as repo from './repo.ts';
 
@@ -24,12 +25,14 @@ export async function operations(
   delivery: DeliveryState,
 ): Promise<Operations> {
   const since = await repo.hourStart(deps.db);
-  const [states, latencies, minutes, queueDepth] = await Promise.all([
+  const [states, latencies, minutes, queueDepth, backup] = await Promise.all([
     repo.statesByMethod(deps.db, since),
     repo.latencyByMethod(deps.db, since),
     repo.perMinuteByMethod(deps.db, since),
     delivery.queueDepth(),
+    backupStatus(deps.db),
   ]);
+  const schedule = deps.config.backup;
   const binds = delivery.binds();
   const unrouted: Record<string, number> = {};
   for (const row of states) {
@@ -59,5 +62,18 @@ export async function operations(
         perMinute,
       };
     }),
+    backup: {
+      lastSuccessAt: backup.lastSuccessAt?.toISOString() ?? null,
+      last: backup.last && {
+        kind: backup.last.kind,
+        finishedAt: backup.last.finishedAt.toISOString(),
+        ok: backup.last.ok,
+        error: backup.last.error,
+      },
+      schedule: schedule && {
+        intervalHours: schedule.intervalMs / 3_600_000,
+        keep: schedule.keep,
+      },
+    },
   };
 }

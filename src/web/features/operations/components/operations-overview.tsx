@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { MESSAGE_STATES } from '../../../../shared/schemas/messages';
-import type { OperationsMethod } from '../../../../shared/schemas/operations';
+import type {
+  OperationsBackup,
+  OperationsMethod,
+} from '../../../../shared/schemas/operations';
 import { Alert } from '../../../components/ui/alert';
 import { TableSkeleton } from '../../../components/ui/table-skeleton';
 import { errorText } from '../../../lib/api-error';
@@ -23,6 +26,34 @@ function Bind({ bound }: { bound: boolean | null }) {
     <span className="operations-bind-up">Up</span>
   ) : (
     <span className="operations-bind-down">Down</span>
+  );
+}
+
+/** The last backup: when, and a failure since then in words. */
+function LastBackup({ backup }: { backup: OperationsBackup }) {
+  const at = (iso: string) => (
+    <time dateTime={iso}>{new Date(iso).toLocaleString()}</time>
+  );
+  const failed = backup.last && !backup.last.ok ? backup.last : null;
+  return (
+    <>
+      {backup.lastSuccessAt ? at(backup.lastSuccessAt) : 'None yet'}
+      {failed ? (
+        <span className="operations-bind-down">
+          {' '}
+          · failed at {at(failed.finishedAt)}: {failed.error}
+        </span>
+      ) : null}
+      {backup.schedule ? (
+        <span className="muted">
+          {' '}
+          · every {backup.schedule.intervalHours} h, keeping{' '}
+          {backup.schedule.keep}
+        </span>
+      ) : (
+        <span className="muted"> · not scheduled (BACKUP_DIR unset)</span>
+      )}
+    </>
   );
 }
 
@@ -68,7 +99,7 @@ export function OperationsOverview() {
   if (!operations.data) {
     return <Alert tone="danger">{errorText(operations.error)}</Alert>;
   }
-  const { queueDepth, unrouted, methods, since } = operations.data;
+  const { queueDepth, unrouted, methods, since, backup } = operations.data;
   const updated = new Date(operations.dataUpdatedAt).toLocaleTimeString();
   return (
     <>
@@ -80,6 +111,12 @@ export function OperationsOverview() {
         <div>
           <dt>Not routed yet (last hour)</dt>
           <dd>{total(unrouted)}</dd>
+        </div>
+        <div>
+          <dt>Last backup</dt>
+          <dd>
+            <LastBackup backup={backup} />
+          </dd>
         </div>
         <div>
           <dt>Updated</dt>

@@ -44,6 +44,16 @@ function figures(queueDepth: number): Operations {
       method('VONAGE_SMS', { bound: false }),
       method('WORLD_SPECIAL'),
     ],
+    backup: {
+      lastSuccessAt: '2026-11-25T21:00:00.000Z',
+      last: {
+        kind: 'scheduled',
+        finishedAt: '2026-11-25T21:30:00.000Z',
+        ok: false,
+        error: 'disk full',
+      },
+      schedule: { intervalHours: 24, keep: 7 },
+    },
   };
 }
 
@@ -114,6 +124,37 @@ describe('Operations', () => {
     expect(
       screen.getByRole('img', { name: /MELROSE_SMPP: 44 messages/ }),
     ).toBeInTheDocument();
+  });
+
+  it('shows the last backup, a failed attempt since and the schedule', async () => {
+    mockApi({
+      'GET /api/users/me': { body: staff },
+      'GET /api/admin/operations': { body: figures(0) },
+    });
+    renderApp('/admin/operations', { loggedIn: true });
+    const fact = (await screen.findByText('Last backup')).parentElement!;
+    expect(fact.querySelector('time')?.getAttribute('dateTime')).toBe(
+      '2026-11-25T21:00:00.000Z',
+    );
+    expect(fact).toHaveTextContent(/failed at .*: disk full/);
+    expect(fact).toHaveTextContent('every 24 h, keeping 7');
+  });
+
+  it('says when there has been no backup and none is scheduled', async () => {
+    mockApi({
+      'GET /api/users/me': { body: staff },
+      'GET /api/admin/operations': {
+        body: {
+          ...figures(0),
+          backup: { lastSuccessAt: null, last: null, schedule: null },
+        },
+      },
+    });
+    renderApp('/admin/operations', { loggedIn: true });
+    const fact = (await screen.findByText('Last backup')).parentElement!;
+    expect(fact).toHaveTextContent('None yet');
+    expect(fact).toHaveTextContent('not scheduled (BACKUP_DIR unset)');
+    expect(fact).not.toHaveTextContent('failed');
   });
 
   it('refreshes by itself while open', async () => {
