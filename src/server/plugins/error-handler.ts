@@ -69,6 +69,15 @@ export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+/** A 5xx answer's body: the error's shape plus the request id, which finds it in the log. */
+export function serverErrorBody(
+  statusCode: number,
+  message: string,
+  requestId: string,
+) {
+  return { ...errorBody(statusCode, message), requestId };
+}
+
 /**
  * Every error answer has one shape, `{statusCode, error, message}`: a 4xx says what was wrong,
  * a 5xx hides its details behind the request id that is in the log.
@@ -79,7 +88,11 @@ export function handleErrors(app: FastifyInstance): void {
       return reply
         .headers(error.headers)
         .code(error.statusCode)
-        .send(errorBody(error.statusCode, error.message));
+        .send(
+          error.statusCode >= 500
+            ? serverErrorBody(error.statusCode, error.message, request.id)
+            : errorBody(error.statusCode, error.message),
+        );
     }
     // PostgreSQL text cannot hold NUL (22021): such input is the caller's error, not a 500.
     if (pgCode(error) === '22021') {
@@ -99,9 +112,10 @@ export function handleErrors(app: FastifyInstance): void {
         .code(503)
         .header('retry-after', String(UNAVAILABLE_RETRY_AFTER))
         .send(
-          errorBody(
+          serverErrorBody(
             503,
             'The service is temporarily unavailable. Try again shortly.',
+            request.id,
           ),
         );
     }
@@ -120,7 +134,13 @@ export function handleErrors(app: FastifyInstance): void {
     );
     return reply
       .code(500)
-      .send(errorBody(500, `Internal Server Error (request id ${request.id})`));
+      .send(
+        serverErrorBody(
+          500,
+          `Internal Server Error (request id ${request.id})`,
+          request.id,
+        ),
+      );
   });
 
   app.setNotFoundHandler((request, reply) =>

@@ -26,6 +26,20 @@ function Bind({ bound }: { bound: boolean | null }) {
   );
 }
 
+/** A method without a real connector: its messages go to the simulator, never to a phone. */
+function Connector({ simulated }: { simulated: boolean }) {
+  return simulated ? (
+    <span
+      className="operations-simulated"
+      title="No connector configured: the built-in simulator reports messages DELIVERED without sending them"
+    >
+      SIMULATED
+    </span>
+  ) : (
+    <span>Configured</span>
+  );
+}
+
 function total(states: Record<string, number>): number {
   return Object.values(states).reduce((sum, n) => sum + n, 0);
 }
@@ -115,6 +129,11 @@ export function OperationsOverview() {
           </thead>
           <tbody>
             <FigureRow
+              label="Connector"
+              methods={methods}
+              cell={(m) => <Connector simulated={m.simulated} />}
+            />
+            <FigureRow
               label="Bind"
               methods={methods}
               cell={(m) => <Bind bound={m.bound} />}
@@ -147,7 +166,8 @@ export function OperationsOverview() {
       </div>
       <p className="muted">
         Last hour, from acceptance. Latency: from acceptance to a provider
-        taking the message. The bind is the one of the node that answered.
+        taking the message. The bind and the connector are those of the node
+        that answered; a SIMULATED method sends nothing.
       </p>
       <OperationsChart since={since} methods={methods} />
     </>
