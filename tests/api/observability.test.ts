@@ -205,9 +205,11 @@ describe('X-Request-Id', () => {
       await anon.get('/api/no/such/route'),
       await anon.post('/api/register', '{not json'),
       await anon.get('/metrics'),
+      // Refused before any route runs: a body announced over the limit.
+      await anon.post('/api/register', 'x'.repeat(100 * 1024)),
     ];
     expect(answers.map((a) => a.status)).toEqual([
-      200, 200, 401, 404, 400, 200,
+      200, 200, 401, 404, 400, 200, 413,
     ]);
     const ids = answers.map((a) => a.headers.get('x-request-id'));
     for (const id of ids) expect(id).toMatch(UUID);

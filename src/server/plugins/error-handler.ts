@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError, pgCode } from '../errors.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /** Turns a zod issue path into the field name users know, e.g. `body.recipient`. */
 function describeValidation(error: FastifyError): string {
@@ -84,6 +85,11 @@ export function serverErrorBody(
  */
 export function handleErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    // An error raised before the security headers' hook (a 413 for a body announced too large)
+    // still names its request.
+    if (!reply.hasHeader(REQUEST_ID_HEADER)) {
+      reply.header(REQUEST_ID_HEADER, request.id);
+    }
     if (error instanceof HttpError) {
       return reply
         .headers(error.headers)
