@@ -150,6 +150,32 @@ describe('ops/prometheus-alerts.yml', () => {
   });
 });
 
+/** promtool (Prometheus' own checker), where installed: Debian's `prometheus` package has it. */
+const promtool = process.env.PROMTOOL ?? 'promtool';
+const hasPromtool = spawnSync(promtool, ['--version']).error === undefined;
+
+describe.skipIf(!hasPromtool)('promtool', () => {
+  it('accepts the rules and passes their unit tests (ops/prometheus-alerts.test.yml)', () => {
+    const test = spawnSync(
+      promtool,
+      ['test', 'rules', join(OPS, 'prometheus-alerts.test.yml')],
+      { encoding: 'utf8' },
+    );
+    expect(test.stdout + test.stderr).toContain('SUCCESS');
+    expect(test.status).toBe(0);
+  });
+
+  it("finds nothing to say about the server's /metrics", async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const check = spawnSync(promtool, ['check', 'metrics'], {
+      input: text,
+      encoding: 'utf8',
+    });
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.status).toBe(0);
+  });
+});
+
 describe('ops/grafana-dashboard.json', () => {
   it('charts only metrics the server exports, the contract ones among them', () => {
     const names = new Set(dashboardExprs().flatMap(metricNames));
