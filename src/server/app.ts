@@ -1,11 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { buildInfo } from './build-info.ts';
 import type { Config } from './config.ts';
+import { describeEngine } from './db/engine-description.ts';
+import { schemaVersion } from './features/operations/repo.ts';
 import { createDeps, settleDeps } from './deps.ts';
 import type { DeliveryTuning } from './delivery/engine.ts';
 import { delivery } from './delivery/plugin.ts';
@@ -19,6 +21,7 @@ import { oversizedBodies } from './plugins/oversized-body.ts';
 import { AccessLog, loggerOptions } from './plugins/logging.ts';
 import { Metrics } from './plugins/metrics.ts';
 import { Readiness } from './plugins/readiness.ts';
+import { requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { apiRoutes } from './routes.ts';
 import { backups } from './backup/plugin.ts';
@@ -43,7 +46,9 @@ export async function buildApp(
   const app = Fastify({
     logger: loggerOptions(config),
     logController: new AccessLog(),
-    genReqId: () => randomUUID(),
+    // Our own check of an incoming X-Request-Id (Fastify's requestIdHeader takes any value).
+    requestIdHeader: false,
+    genReqId: requestIdFor,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
     // Opening a large embedded database (recovery, migrations) may take longer than the
@@ -62,6 +67,7 @@ export async function buildApp(
   app.addHook('onRoute', (route) => void routeTable.push(route));
 
   await app.register(database, { config });
+  await logIdentity(app, config);
   app.decorate('readiness', new Readiness(() => app.db.query('SELECT 1')));
   const metrics = new Metrics();
   const deps = createDeps(config, app.db, app.log);
@@ -97,4 +103,20 @@ export async function buildApp(
   await app.register(apiRoutes(deps), { prefix: '/api' });
   await consoleStatic(app, config.webDir);
   return app;
+}
+
+/**
+ * The start log's first line (CONTRACT.md "What it is"): the release, commit, database schema
+ * and engine, as GET /api/version and build_info say them; written once the database is open
+ * and migrated, the moment the schema version is known.
+ */
+async function logIdentity(app: FastifyInstance, config: Config) {
+  const { name, version, commit } = buildInfo();
+  const engine = describeEngine(config, app.db);
+  const schema = await schemaVersion(app.db);
+  app.log.info(
+    { version, commit, schemaVersion: schema, engine },
+    `${name} ${version} (commit ${commit?.slice(0, 12) ?? 'unknown'}), ` +
+      `schema ${schema ?? 'none'}, database ${engine.kind} (${engine.where})`,
+  );
 }

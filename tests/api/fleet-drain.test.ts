@@ -136,7 +136,7 @@ async function expectDrain(
   await new Promise((r) => setTimeout(r, 300));
   expect(await ready(url)).toEqual({
     status: 503,
-    body: { status: 'draining' },
+    body: { status: 'draining', requestId: expect.any(String) },
   });
   // Liveness is unaffected: the process still serves.
   expect((await fetch(`${url}/api/health`)).status).toBe(200);
@@ -158,7 +158,7 @@ describe('GET /api/ready', () => {
       await server.app.db.close();
       expect(await ready(server.url)).toEqual({
         status: 503,
-        body: { status: 'database unavailable' },
+        body: { status: 'database unavailable', requestId: expect.any(String) },
       });
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     } finally {
@@ -219,7 +219,7 @@ describe('the bounds of the drain', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await ready(server.url)).toEqual({
       status: 503,
-      body: { status: 'draining' },
+      body: { status: 'draining', requestId: expect.any(String) },
     });
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1_500);
@@ -272,7 +272,7 @@ describe.runIf(serverUrl)('on PostgreSQL', () => {
     cluster.stop('immediate');
     expect(await ready(server.url)).toEqual({
       status: 503,
-      body: { status: 'database unavailable' },
+      body: { status: 'database unavailable', requestId: expect.any(String) },
     });
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     cluster.start();

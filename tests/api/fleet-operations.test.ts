@@ -39,6 +39,7 @@ describe('GET /api/admin/operations', () => {
     expect(smpp(empty.body)).toMatchObject({
       states: {},
       latency: { p50: null, p95: null },
+      simulated: false,
       bound: true,
     });
     expect(empty.body.methods.map((m: { method: string }) => m.method)).toEqual(
@@ -46,8 +47,8 @@ describe('GET /api/admin/operations', () => {
     );
     // Methods with no connection of their own on this node (simulated here): no bind state.
     expect(
-      empty.body.methods.find((m: any) => m.method === 'VONAGE_SMS').bound,
-    ).toBeNull();
+      empty.body.methods.find((m: any) => m.method === 'VONAGE_SMS'),
+    ).toMatchObject({ bound: null, simulated: true });
 
     const owner = await registerUser(server.url);
     const client = await createClient(owner.http);

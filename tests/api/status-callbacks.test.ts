@@ -501,6 +501,7 @@ describe('status callback events', () => {
       'deliveryMethod',
       'error',
       'dateUpdated',
+      'simulated',
     ]);
     expect(delivered.body).toMatchObject({
       messageId: sent.id,
@@ -508,6 +509,8 @@ describe('status callback events', () => {
       reference: 'order-7',
       deliveryMethod: 'MELROSE_SMPP',
       error: null,
+      // Nothing configured in this server: the simulator took it, and every event says so.
+      simulated: true,
     });
     expect(new Date(delivered.body.dateUpdated).toISOString()).toBe(
       delivered.body.dateUpdated,

@@ -39,6 +39,9 @@ test.describe('Operations', () => {
         .getByRole('cell')
         .nth(column);
     await expect(figure('Bind')).toHaveText('No bind on this node');
+    // Nothing configured: the method is marked as going to the simulator.
+    await expect(figure('Connector')).toHaveText('SIMULATED');
+    await expect(figure('Connector').getByText('SIMULATED')).toBeVisible();
     const messages = figure('Messages');
     const before = Number(await messages.textContent());
     // The chart is drawn (uPlot loads in its own chunk).

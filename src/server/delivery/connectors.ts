@@ -106,6 +106,22 @@ const CONNECTORS: Record<DeliveryMethod, ConnectorFactory> = {
     },
 };
 
+/** Whether each method has the configuration of a real connector (CONNECTORS' conditions). */
+const CONFIGURED: Record<DeliveryMethod, (config: DeliveryConfig) => boolean> =
+  {
+    MELROSE_SMPP: (config) => Boolean(config.smpp),
+    VONAGE_SMS: (config) => Boolean(config.vonage),
+    WORLD_SPECIAL: (config) => Boolean(config.worldSpecial),
+  };
+
+/**
+ * The methods with no connector configured, whose messages go to the built-in simulator (which
+ * reports them DELIVERED): the start log, /metrics and the Operations screen say so.
+ */
+export function simulatedMethods(config: DeliveryConfig): DeliveryMethod[] {
+  return DELIVERY_METHODS.filter((method) => !CONFIGURED[method](config));
+}
+
 /**
  * Every method's connector: the configured ones, each with `unrecordedPerSlot` × its window
  * slots for messages submitted and not yet recorded, and the simulator for the others.
@@ -116,7 +132,9 @@ export function connectorsFor(
 ): Map<DeliveryMethod, ConnectorEntry> {
   const entries = new Map<DeliveryMethod, ConnectorEntry>();
   for (const method of DELIVERY_METHODS) {
-    const configured = CONNECTORS[method](settings);
+    const configured = CONFIGURED[method](settings.config)
+      ? CONNECTORS[method](settings)
+      : undefined;
     entries.set(
       method,
       configured

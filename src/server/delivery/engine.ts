@@ -34,7 +34,11 @@ import {
 } from './policy.ts';
 import * as repo from './repo.ts';
 import { routeFor } from './routing.ts';
-import { connectorsFor, type ConnectorSettings } from './connectors.ts';
+import {
+  connectorsFor,
+  simulatedMethods,
+  type ConnectorSettings,
+} from './connectors.ts';
 import type {
   DeliveryLogger,
   DeliveryMethod,
@@ -97,6 +101,11 @@ export interface Delivery {
   queueDepth(): Promise<number>;
   /** This node's connectors that hold a connection (the SMPP bind): whether each is up. */
   binds(): Partial<Record<DeliveryMethod, boolean>>;
+  /**
+   * The methods this node's configuration sends to the built-in simulator (no connector). A node
+   * without workers delivers nothing itself: its configuration is meant to be its workers'.
+   */
+  readonly simulatedMethods: readonly DeliveryMethod[];
 }
 
 /**
@@ -120,11 +129,19 @@ export async function startDelivery(
     enqueue: (ids: string[]) => repo.enqueue(db, ids),
     queueDepth: () => repo.queueDepth(db),
     binds: () => ({}),
+    simulatedMethods: simulatedMethods(config),
   };
   if (config.workers === 0) {
     return { ...base, stop: () => boss.stop({ graceful: false, close: true }) };
   }
   if (oneNode(db)) await reclaimOrphanedJobs(boss, db, logger);
+  // Never silent (CONTRACT.md "Running it in production"): once per method, at start.
+  for (const method of base.simulatedMethods) {
+    logger.warn(
+      { method, simulated: true },
+      `delivery method ${method} has no connector configured: its messages go to the built-in simulator, which reports them DELIVERED without sending anything`,
+    );
+  }
 
   const connectors = connectorsFor(
     {

@@ -14,12 +14,13 @@ export async function consoleStatic(
   const root = resolve(webDir);
   if (!existsSync(resolve(root, 'index.html'))) {
     app.log.warn({ webDir: root }, 'console not built: run `npm run build`');
-    app.get('/', async (_request, reply) =>
+    app.get('/', async (request, reply) =>
       reply
         .code(503)
         .type('text/plain')
         .send(
-          'The console is not built. Run `npm run build`, then restart the server.',
+          'The console is not built. Run `npm run build`, then restart the server.\n' +
+            `Request id: ${request.id}\n`,
         ),
     );
     return;

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError, pgCode } from '../errors.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /** Turns a zod issue path into the field name users know, e.g. `body.recipient`. */
 function describeValidation(error: FastifyError): string {
@@ -69,17 +70,35 @@ export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+/** A 5xx answer's body: the error's shape plus the request id, which finds it in the log. */
+export function serverErrorBody(
+  statusCode: number,
+  message: string,
+  requestId: string,
+) {
+  return { ...errorBody(statusCode, message), requestId };
+}
+
 /**
  * Every error answer has one shape, `{statusCode, error, message}`: a 4xx says what was wrong,
  * a 5xx hides its details behind the request id that is in the log.
  */
 export function handleErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    // An error raised before the security headers' hook (a 413 for a body announced too large)
+    // still names its request.
+    if (!reply.hasHeader(REQUEST_ID_HEADER)) {
+      reply.header(REQUEST_ID_HEADER, request.id);
+    }
     if (error instanceof HttpError) {
       return reply
         .headers(error.headers)
         .code(error.statusCode)
-        .send(errorBody(error.statusCode, error.message));
+        .send(
+          error.statusCode >= 500
+            ? serverErrorBody(error.statusCode, error.message, request.id)
+            : errorBody(error.statusCode, error.message),
+        );
     }
     // PostgreSQL text cannot hold NUL (22021): such input is the caller's error, not a 500.
     if (pgCode(error) === '22021') {
@@ -99,9 +118,10 @@ export function handleErrors(app: FastifyInstance): void {
         .code(503)
         .header('retry-after', String(UNAVAILABLE_RETRY_AFTER))
         .send(
-          errorBody(
+          serverErrorBody(
             503,
             'The service is temporarily unavailable. Try again shortly.',
+            request.id,
           ),
         );
     }
@@ -120,7 +140,13 @@ export function handleErrors(app: FastifyInstance): void {
     );
     return reply
       .code(500)
-      .send(errorBody(500, `Internal Server Error (request id ${request.id})`));
+      .send(
+        serverErrorBody(
+          500,
+          `Internal Server Error (request id ${request.id})`,
+          request.id,
+        ),
+      );
   });
 
   app.setNotFoundHandler((request, reply) =>

@@ -15,14 +15,35 @@ import {
   Histogram,
   Registry,
 } from 'prom-client';
+import { DELIVERY_METHODS } from '../../shared/limits.ts';
+import { buildInfo } from '../build-info.ts';
 import { forbidden, HttpError } from '../errors.ts';
+import {
+  routeLabel,
+  RequestDuration,
+  type DurationSeries,
+} from './request-duration.ts';
 
 /** What the metrics read from delivery when scraped (the app wires it once delivery runs). */
 export interface MetricsSources {
   queueDepth(): Promise<number>;
   /** Connectors holding a connection, by method: whether each is up. */
   binds(): Partial<Record<string, boolean>>;
+  /** The methods whose messages go to the built-in simulator (no connector configured). */
+  readonly simulatedMethods: readonly string[];
 }
+
+/**
+ * prom-client's default gauges named like counters (`_total`), which `promtool check metrics`
+ * flags: each is the sum of the labelled gauge of the same name without the suffix, which
+ * PromQL gives (`sum(nodejs_active_handles)`), so they are left out rather than renamed (as
+ * prom-client's maintainers propose: prometheus/client_js#283).
+ */
+export const DROPPED_DEFAULT_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
 
 const SMPP_METHOD = 'MELROSE_SMPP';
 
@@ -50,14 +71,20 @@ export class Metrics {
     registers: [this.registry],
   });
   /**
-   * Answers not yet added to http_requests_total, by method and status ("GET200"). A request
-   * bumps a number here; the counter takes the counts when scraped. prom-client's own `inc`
-   * hashes and validates its labels on every call, a few µs of a request that costs ~80.
+   * Answers not yet added to http_requests_total, by method, status and route ("GET200/api/x"),
+   * each with its series of http_request_duration_seconds. A request bumps numbers here; the
+   * counter takes the counts when scraped. prom-client's own `inc` and `observe` hash and
+   * validate their labels on every call, a few µs of a request that costs ~80.
    */
   readonly #answered = new Map<
     string,
-    { labels: { method: string; status: string }; count: number }
+    {
+      labels: { method: string; status: string };
+      count: number;
+      duration: DurationSeries;
+    }
   >();
+  readonly #durations = new RequestDuration();
   readonly #requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method and status',
@@ -74,6 +101,27 @@ export class Metrics {
 
   constructor() {
     const sources = () => this.#sources;
+    this.registry.registerMetric(this.#durations.asMetric());
+    const build = buildInfo();
+    new Gauge({
+      name: 'build_info',
+      help: 'Always 1: the release and git commit this process runs',
+      labelNames: ['version', 'commit'] as const,
+      registers: [this.registry],
+    }).set({ version: build.version, commit: build.commit ?? 'unknown' }, 1);
+    new Gauge({
+      name: 'delivery_method_simulated',
+      help: '1 for a delivery method whose messages go to the built-in simulator (no connector configured on this node), else 0',
+      labelNames: ['method'] as const,
+      registers: [this.registry],
+      collect() {
+        const from = sources();
+        if (!from) return;
+        for (const method of DELIVERY_METHODS) {
+          this.set({ method }, from.simulatedMethods.includes(method) ? 1 : 0);
+        }
+      },
+    });
     new Gauge({
       name: 'sms_queue_depth',
       help: 'Delivery jobs waiting for a worker (the whole queue, every node)',
@@ -98,6 +146,8 @@ export class Metrics {
       register: this.registry,
       eventLoopMonitoringPrecision: 200,
     });
+    for (const name of DROPPED_DEFAULT_GAUGES)
+      this.registry.removeSingleMetric(name);
   }
 
   /** Where the gauges read delivery's state (set once delivery has started). */
@@ -125,17 +175,26 @@ export class Metrics {
   /** Counts every answer and serves GET /metrics (not under /api: scrapers expect it here). */
   register(app: FastifyInstance, token: string | null): void {
     const answered = this.#answered;
+    const durations = this.#durations;
     app.addHook('onResponse', (request, reply, done) => {
       const { method } = request;
       const status = reply.statusCode;
-      const key = method + status;
+      // The route's URL template (undefined for the not-found handler): bounded values.
+      const route = request.routeOptions.url;
+      const key = method + status + route;
       const entry = answered.get(key);
       if (entry === undefined) {
+        const series = durations.series(method, routeLabel(route), status);
+        series.observe(reply.elapsedTime / 1000);
         answered.set(key, {
           labels: { method, status: String(status) },
           count: 1,
+          duration: series,
         });
-      } else entry.count += 1;
+      } else {
+        entry.count += 1;
+        entry.duration.observe(reply.elapsedTime / 1000);
+      }
       done();
     });
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

@@ -49,10 +49,12 @@ function rawNames(answer: LightMyRequestResponse): string[] {
 let ours: FastifyInstance;
 let plugin: FastifyInstance;
 beforeAll(async () => {
-  ours = Fastify();
+  // One id for every answer of both, so that the answers compare whole.
+  const genReqId = () => 'one-request-id';
+  ours = Fastify({ genReqId });
   await securityHeaders(ours);
   routes(ours);
-  plugin = Fastify();
+  plugin = Fastify({ genReqId });
   // What securityHeaders registered before it replayed the headers: the plugin on every request.
   plugin.addHook('onSend', async (request, reply) => {
     if (request.url === '/api' || request.url.startsWith('/api/')) {
@@ -60,6 +62,11 @@ beforeAll(async () => {
     }
   });
   await plugin.register(helmet, HELMET_OPTIONS);
+  // And the request id, after helmet's headers.
+  plugin.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('X-Request-Id', request.id);
+    done();
+  });
   routes(plugin);
 });
 afterAll(async () => {
@@ -152,7 +159,7 @@ describe('security headers on the wire', () => {
       headerSetter(headers, undefined),
     ].map((set) => {
       const res = response();
-      set(res);
+      set(res, 'req-7');
       res.setHeader('content-type', 'text/plain');
       res.setHeader('x-frame-options', 'SAMEORIGIN');
       res.removeHeader('Origin-Agent-Cluster');
@@ -163,14 +170,16 @@ describe('security headers on the wire', () => {
         ).getRawHeaderNames(),
         frame: res.getHeader('X-Frame-Options'),
         has: res.hasHeader('origin-agent-cluster'),
+        id: res.getHeader('x-request-id'),
       };
     });
     expect(written[0]).toEqual(written[1]);
     expect(written[0]).toEqual({
-      names: ['x-frame-options', 'content-type'],
-      raw: ['x-frame-options', 'content-type'],
+      names: ['x-frame-options', 'x-request-id', 'content-type'],
+      raw: ['x-frame-options', 'X-Request-Id', 'content-type'],
       frame: 'SAMEORIGIN',
       has: false,
+      id: 'req-7',
     });
   });
 
@@ -179,11 +188,11 @@ describe('security headers on the wire', () => {
     const response = () =>
       new ServerResponse(new IncomingMessage(new Socket()));
     const first = response();
-    set(first);
+    set(first, 'a');
     first.appendHeader('Vary', 'Accept-Encoding');
     expect(first.getHeader('vary')).toEqual(['Origin', 'Accept-Encoding']);
     const next = response();
-    set(next);
+    set(next, 'b');
     expect(next.getHeader('vary')).toBe('Origin');
   });
 

@@ -7,6 +7,9 @@ import {
 import { Socket } from 'node:net';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { REQUEST_ID_HEADER } from './request-id.ts';
+
+const REQUEST_ID_KEY = REQUEST_ID_HEADER.toLowerCase();
 
 /**
  * Strict headers for the console: scripts only from our origin (no inline script), no framing
@@ -130,9 +133,10 @@ export function outHeadersSymbol(): symbol | undefined {
 export function headerSetter(
   headers: readonly [string, string][],
   symbol = outHeadersSymbol(),
-): (raw: ServerResponse) => void {
-  const oneByOne = (raw: ServerResponse) => {
+): (raw: ServerResponse, requestId: string) => void {
+  const oneByOne = (raw: ServerResponse, requestId: string) => {
     for (const [name, value] of headers) raw.setHeader(name, value);
+    raw.setHeader(REQUEST_ID_HEADER, requestId);
   };
   if (symbol === undefined) return oneByOne;
   const entries = headers.map(([name, value]) => {
@@ -140,19 +144,21 @@ export function headerSetter(
     validateHeaderValue(name, value);
     return [name.toLowerCase(), name, value] as const;
   });
-  return (raw) => {
+  return (raw, requestId) => {
     const slot = raw as unknown as Record<symbol, HeaderRecord | null>;
-    if (slot[symbol] !== null) return oneByOne(raw);
+    if (slot[symbol] !== null) return oneByOne(raw, requestId);
     const record = newRecord();
     // A fresh [name, value] per answer: Node's appendHeader changes an entry in place, and a
     // shared one would carry that change into every later answer.
     for (const [key, name, value] of entries) record[key] = [name, value];
+    // Valid by construction (request-id.ts: a UUID, or an incoming id of safe characters only).
+    record[REQUEST_ID_KEY] = [REQUEST_ID_HEADER, requestId];
     slot[symbol] = record;
   };
 }
 
 /**
- * Every answer gets helmet's headers, set on the raw response in an onRequest hook as helmet
+ * Every answer gets helmet's headers and its X-Request-Id, set on the raw response in an onRequest hook as helmet
  * itself does: an error answer, a 404 and a static file carry them too, and a route may still
  * replace one (the API reference replaces the CSP).
  *
@@ -167,8 +173,8 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
     done(null, payload);
   });
   const setHeaders = headerSetter(await helmetHeaders());
-  app.addHook('onRequest', (_request, reply, done) => {
-    setHeaders(reply.raw);
+  app.addHook('onRequest', (request, reply, done) => {
+    setHeaders(reply.raw, request.id);
     done();
   });
 }

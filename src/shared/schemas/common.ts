@@ -45,6 +45,8 @@ export const ErrorSchema = z
     statusCode: z.number().int(),
     error: z.string(),
     message: z.string(),
+    /** On a 5xx only: the request's id (its X-Request-Id), which finds the error in the log. */
+    requestId: z.string().optional(),
   })
   .meta({ id: 'Error' });
 export type ApiErrorBody = z.infer<typeof ErrorSchema>;

@@ -11,6 +11,11 @@ export const OperationsMethodSchema = z.object({
     p50: z.number().nullable(),
     p95: z.number().nullable(),
   }),
+  /**
+   * True when the method has no connector configured on the answering node: its messages go to
+   * the built-in simulator, which reports them DELIVERED without sending anything.
+   */
+  simulated: z.boolean(),
   /** The answering node's connection to the method (the SMPP bind): null when it holds none. */
   bound: z.boolean().nullable(),
   /** Messages routed to this method per minute, oldest first, the 60 minutes from `since`. */

@@ -114,6 +114,7 @@ describe('a database that is gone', () => {
           statusCode: 503,
           error: 'Service Unavailable',
           message: 'The service is temporarily unavailable. Try again shortly.',
+          requestId: answer.headers.get('x-request-id'),
         });
       }
     } finally {

@@ -212,7 +212,9 @@ describe('errors hide internals', () => {
         statusCode: 500,
         error: 'Internal Server Error',
         message: expect.stringMatching(/request id [0-9a-f-]{36}/),
+        requestId: answer.headers['x-request-id'],
       });
+      expect(body.message).toContain(body.requestId);
       expect(answer.body).not.toContain('hunter2');
       expect(answer.body).not.toContain('postgres');
     } finally {

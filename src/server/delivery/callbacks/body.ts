@@ -21,10 +21,13 @@ export interface CallbackMessage {
   error: string | null;
   /** When the message entered this state. */
   dateUpdated: Date | string;
+  /** The message went to the built-in simulator: nothing was sent to a phone. */
+  simulated: boolean;
 }
 
 /**
- * The raw body to sign and send: the contract's fields in a fixed order, dateUpdated as ISO
+ * The raw body to sign and send: the contract's fields in a fixed order (`simulated` last, as
+ * CONTRACT.md "The simulator is never silent" added it), dateUpdated as ISO
  * 8601 UTC. Built once per state change and stored, so every retry sends (and signs) the same
  * bytes.
  */
@@ -44,5 +47,6 @@ export function callbackBody(message: CallbackMessage): string {
     deliveryMethod: message.deliveryMethod ?? null,
     error: message.error ?? null,
     dateUpdated: date.toISOString(),
+    simulated: message.simulated,
   });
 }

@@ -39,6 +39,7 @@ describe('signCallback', () => {
       deliveryMethod: 'VONAGE_SMS',
       error: null,
       dateUpdated: new Date('2026-11-23T14:00:00Z'),
+      simulated: false,
     });
     const now = 1_763_900_000;
     const header = signCallback(body, KEY, now);
@@ -75,11 +76,12 @@ describe('callbackBody', () => {
       deliveryMethod: 'WORLD_SPECIAL',
       error: 'undelivered: absent subscriber',
       dateUpdated: '2026-11-23T15:04:05.123+01:00',
+      simulated: false,
     });
     expect(body).toBe(
       '{"messageId":"8c1d7a52-3f1b-4f7e-9a39-6d1f0e2c4b11","clientId":"c-42","reference":"order-7",' +
         '"state":"UNDELIVERED","deliveryMethod":"WORLD_SPECIAL","error":"undelivered: absent subscriber",' +
-        '"dateUpdated":"2026-11-23T14:04:05.123Z"}',
+        '"dateUpdated":"2026-11-23T14:04:05.123Z","simulated":false}',
     );
     expect(
       JSON.parse(
@@ -91,6 +93,7 @@ describe('callbackBody', () => {
           deliveryMethod: null,
           error: null,
           dateUpdated: new Date(0),
+          simulated: true,
         }),
       ),
     ).toEqual({
@@ -101,6 +104,7 @@ describe('callbackBody', () => {
       deliveryMethod: null,
       error: null,
       dateUpdated: '1970-01-01T00:00:00.000Z',
+      simulated: true,
     });
   });
 });
@@ -427,6 +431,7 @@ const BODY = callbackBody({
   deliveryMethod: 'MELROSE_SMPP',
   error: null,
   dateUpdated: new Date(),
+  simulated: false,
 });
 
 describe('postCallback', () => {

@@ -30,7 +30,10 @@ import {
   postCallback,
 } from './send.ts';
 
-export type CallbackJob = CallbackMessage & { attempt: number };
+/** A queued event (made in SQL): the message's `simulated` is read when it is sent. */
+export type CallbackJob = Omit<CallbackMessage, 'simulated'> & {
+  attempt: number;
+};
 
 /** Jobs of one client active at once, over every node. */
 export const CALLBACKS_PER_CLIENT = 4;
@@ -78,11 +81,11 @@ export function startCallbackWorker(
   const { boss, db, logger } = options;
 
   async function deliver(event: CallbackJob): Promise<void> {
-    const target = await repo.findTarget(db, event.clientId);
+    const target = await repo.findTarget(db, event.clientId, event.messageId);
     if (!target) return; // the URL was removed since: nobody to tell
     const result = await postCallback(
       target.url,
-      callbackBody(event),
+      callbackBody({ ...event, simulated: target.simulated }),
       target.signingKey,
       {
         allowPrivate: options.allowPrivate,

@@ -210,6 +210,7 @@ export async function sendTestCallback(
       deliveryMethod: null,
       error: null,
       dateUpdated: new Date(),
+      simulated: false,
     }),
     client.statusCallbackSigningKey,
     targetOptions(deps, clientId),

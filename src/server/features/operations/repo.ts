@@ -51,3 +51,15 @@ export async function perMinuteByMethod(
     [since],
   );
 }
+
+/**
+ * The number of the latest versioned migration applied (`029` of 029-….sql), or null before
+ * any. Rows of other kinds (re-applied function files) have no leading number.
+ */
+export async function schemaVersion(q: Queryable): Promise<string | null> {
+  const [row] = await q.query<{ version: string }>(
+    `SELECT substring(name FROM '^([0-9]+)-') AS version FROM schema_migrations
+     WHERE name ~ '^[0-9]+-' ORDER BY substring(name FROM '^([0-9]+)-')::int DESC LIMIT 1`,
+  );
+  return row?.version ?? null;
+}

@@ -1,16 +1,33 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BrandingSchema } from '../../../shared/schemas/branding.ts';
+import { VersionSchema } from '../../../shared/schemas/version.ts';
+import { describeEngine } from '../../db/engine-description.ts';
 import type { Deps } from '../../deps.ts';
+import * as service from './service.ts';
 
 const tags = ['operations'];
 
 /** The health answer never changes: written once, not serialised on every call. */
 const HEALTHY = JSON.stringify({ status: 'ok' });
 
-/** Public: readiness, the branding and prices the console shows, the API description. */
+/** Public: readiness, the branding and prices the console shows, the version, the API description. */
 export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
+    const engine = describeEngine(deps.config, deps.db);
+    app.get(
+      '/version',
+      {
+        schema: {
+          tags,
+          summary:
+            'What this server is: release, commit, database schema and engine',
+          security: [],
+          response: { 200: VersionSchema },
+        },
+      },
+      async () => service.version(deps, engine),
+    );
     app.get(
       '/health',
       {
@@ -43,14 +60,16 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
             200: z.object({ status: z.literal('ready') }),
             503: z.object({
               status: z.enum(['draining', 'database unavailable']),
+              /** Every 5xx body names its request (CONTRACT.md "Request ids"). */
+              requestId: z.string(),
             }),
           },
         },
       },
-      async (_request, reply) => {
+      async (request, reply) => {
         const status = await app.readiness.status();
         if (status === 'ready') return { status };
-        return reply.code(503).send({ status });
+        return reply.code(503).send({ status, requestId: request.id });
       },
     );
     app.get(

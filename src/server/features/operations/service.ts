@@ -4,6 +4,9 @@ import {
 } from '../../../shared/limits.ts';
 import type { Operations } from '../../../shared/schemas/operations.ts';
 import { backupStatus } from '../../backup/history.ts';
+import type { Version } from '../../../shared/schemas/version.ts';
+import { buildInfo } from '../../build-info.ts';
+import type { EngineDescription } from '../../db/engine-description.ts';
 import type { Deps } from '../../deps.ts';
 import * as repo from './repo.ts';
 
@@ -11,6 +14,7 @@ import * as repo from './repo.ts';
 export interface DeliveryState {
   queueDepth(): Promise<number>;
   binds(): Partial<Record<DeliveryMethod, boolean>>;
+  readonly simulatedMethods: readonly DeliveryMethod[];
 }
 
 const MINUTES = 60;
@@ -58,6 +62,7 @@ export async function operations(
             .map((row) => [row.state, row.count]),
         ),
         latency: { p50: latency?.p50 ?? null, p95: latency?.p95 ?? null },
+        simulated: delivery.simulatedMethods.includes(method),
         bound: binds[method] ?? null,
         perMinute,
       };
@@ -75,5 +80,22 @@ export async function operations(
         keep: schedule.keep,
       },
     },
+  };
+}
+
+/**
+ * GET /api/version: the release and commit of this process, the database's schema (read each
+ * time: a newer node may have migrated it since this one started) and the engine.
+ */
+export async function version(
+  deps: Deps,
+  engine: EngineDescription,
+): Promise<Version> {
+  const { version, commit } = buildInfo();
+  return {
+    version,
+    commit,
+    schemaVersion: await repo.schemaVersion(deps.db),
+    engine,
   };
 }

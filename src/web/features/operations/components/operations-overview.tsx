@@ -57,6 +57,20 @@ function LastBackup({ backup }: { backup: OperationsBackup }) {
   );
 }
 
+/** A method without a real connector: its messages go to the simulator, never to a phone. */
+function Connector({ simulated }: { simulated: boolean }) {
+  return simulated ? (
+    <span
+      className="operations-simulated"
+      title="No connector configured: the built-in simulator reports messages DELIVERED without sending them"
+    >
+      SIMULATED
+    </span>
+  ) : (
+    <span>Configured</span>
+  );
+}
+
 function total(states: Record<string, number>): number {
   return Object.values(states).reduce((sum, n) => sum + n, 0);
 }
@@ -152,6 +166,11 @@ export function OperationsOverview() {
           </thead>
           <tbody>
             <FigureRow
+              label="Connector"
+              methods={methods}
+              cell={(m) => <Connector simulated={m.simulated} />}
+            />
+            <FigureRow
               label="Bind"
               methods={methods}
               cell={(m) => <Bind bound={m.bound} />}
@@ -184,7 +203,8 @@ export function OperationsOverview() {
       </div>
       <p className="muted">
         Last hour, from acceptance. Latency: from acceptance to a provider
-        taking the message. The bind is the one of the node that answered.
+        taking the message. The bind and the connector are those of the node
+        that answered; a SIMULATED method sends nothing.
       </p>
       <OperationsChart since={since} methods={methods} />
     </>

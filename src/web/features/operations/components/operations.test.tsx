@@ -23,6 +23,7 @@ function method(
     method: name,
     states: {},
     latency: { p50: null, p95: null },
+    simulated: false,
     bound: null,
     perMinute: new Array(60).fill(0),
     ...extra,
@@ -42,7 +43,7 @@ function figures(queueDepth: number): Operations {
         perMinute: [...new Array(59).fill(0), 44],
       }),
       method('VONAGE_SMS', { bound: false }),
-      method('WORLD_SPECIAL'),
+      method('WORLD_SPECIAL', { simulated: true }),
     ],
     backup: {
       lastSuccessAt: '2026-11-25T21:00:00.000Z',
@@ -108,6 +109,8 @@ describe('Operations', () => {
       )
         .getAllByRole('cell')
         .map((td) => td.textContent);
+    expect(row('Connector')).toEqual(['Configured', 'Configured', 'SIMULATED']);
+    expect(within(table).getByText('SIMULATED')).toBeVisible();
     expect(row('Bind')).toEqual(['Up', 'Down', 'No bind on this node']);
     expect(row('Messages')).toEqual(['44', '0', '0']);
     expect(row('DELIVERED')).toEqual(['40', '0', '0']);
