@@ -7,6 +7,7 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
   CLUSTER_DIR,
   clusterDirOf,
   CLUSTER_USER,
+  PASSWORD_FILE,
   postgresProcesses,
   postmasterArgs,
   relocatedHome,
@@ -369,6 +371,37 @@ describe.skipIf(skipReason !== undefined)(
         expect(running).toHaveLength(1);
         expect(running).not.toContain(leftoverPid);
         expect((await fetch(`${server.url}/api/ready`)).status).toBe(200);
+      },
+      SLOW,
+    );
+
+    it(
+      "secures an older release's cluster (trust, no password file) on its next start, data kept",
+      async () => {
+        const dir = dataDir();
+        const first = await start(dir);
+        const { balance } = await oneSend(first.url);
+        await stopServer(first);
+        // As an older release left it: anyone on the socket got in, and no password was kept.
+        const cluster = clusterDirOf(dir);
+        writeFileSync(join(cluster, 'pg_hba.conf'), 'local all all trust\n');
+        rmSync(join(dir, PASSWORD_FILE));
+
+        const again = await start(dir);
+        expect(await balance(again.url)).toBe(0.95);
+        const password = statSync(join(dir, PASSWORD_FILE));
+        expect(password.mode & 0o777).toBe(0o600);
+        const connection = await embeddedConnection(dir);
+        const wrong = new pg.Client({ ...connection, password: 'wrong' });
+        await expect(wrong.connect()).rejects.toMatchObject({ code: '28P01' });
+        await wrong.end().catch(() => undefined);
+        const methods = await onCluster(dir, async (client) => {
+          const { rows } = await client.query<{ method: string }>(
+            "SELECT auth_method AS method FROM pg_hba_file_rules WHERE type = 'local'",
+          );
+          return rows.map((row) => row.method);
+        });
+        expect(methods).toEqual(['scram-sha-256']);
       },
       SLOW,
     );

@@ -22,7 +22,6 @@ import {
   writeSync,
   chownSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 
@@ -486,8 +485,9 @@ function initialise(
       closeSync(fd);
     }
   }
-  // mkdtemp: a new folder of ours alone (0700) with a name no one could guess beforehand.
-  const secrets = mkdtempSync(join(tmpdir(), 'console-db-initdb-'));
+  // A new folder of ours alone (mkdtemp: 0700, a name no one could guess) beside the cluster,
+  // where its user reaches it whatever TMPDIR is; only then handed to that user.
+  const secrets = mkdtempSync(`${cluster}.secret-`);
   try {
     const pwfile = join(secrets, 'password');
     writeFileSync(pwfile, `${password}\n`, { mode: 0o600, flag: 'wx' });
