@@ -22,7 +22,7 @@ import {
   writeSync,
   chownSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import pg from 'pg';
 
 /**
@@ -473,6 +473,14 @@ function initialise(
 ): void {
   const building = `${cluster}.init`;
   rmSync(building, { recursive: true, force: true });
+  // A killed start's password folder (see below) goes too.
+  const parent = dirname(cluster);
+  const prefix = `${basename(cluster)}.secret-`;
+  for (const name of readdirSync(parent)) {
+    if (name.startsWith(prefix)) {
+      rmSync(join(parent, name), { recursive: true, force: true });
+    }
+  }
   mkdirSync(building, { mode: 0o700 });
   if (runAs) {
     const fd = openSync(
