@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { unsafeForRoot } from '../../src/server/db/data-dir-lock.ts';
 import { embeddedConnection } from '../../src/server/db/embedded-connection.ts';
 import {
   cannotRunPostgres,
@@ -259,9 +260,13 @@ describe.skipIf(skipReason !== undefined)(
     it.skipIf(!asRoot)(
       `as root with the checkout in a 0700 folder, a path with spaces and the default DATA_DIR${asRoot ? '' : ' (skipped: needs root)'}`,
       async () => {
-        // Under the checkout's own .tmp: the same filesystem, so the copy is hard links.
+        // Under the checkout's own .tmp: the same filesystem, so the copy is hard links; unless
+        // the checkout is not root's alone (as root the server would refuse DATA_DIR there).
         mkdirSync(join(ROOT, '.tmp'), { recursive: true });
-        const home = mkdtempSync(join(ROOT, '.tmp', 'root-home-'));
+        let home = mkdtempSync(join(ROOT, '.tmp', 'root-home-'));
+        dirs.push(home);
+        if (unsafeForRoot(home))
+          home = mkdtempSync(join(tmpdir(), 'root-home-'));
         dirs.push(home);
         expect(mode(home)).toBe(0o700);
         const checkout = join(home, 'check out');

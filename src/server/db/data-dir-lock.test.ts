@@ -196,6 +196,12 @@ describe('lockDataDir', () => {
       expect(unsafeForRoot(mkdtempSync(`${inside}-`))).toMatch(
         /a folder above DATA_DIR/,
       );
+      // A link to a good DATA_DIR, inside a folder others can write: the link could be swapped.
+      const good = tempDir();
+      const link = join(dir, 'link');
+      symlinkSync(good, link);
+      expect(unsafeForRoot(good)).toBeUndefined();
+      expect(unsafeForRoot(link)).toMatch(/a folder above DATA_DIR/);
     },
   );
 

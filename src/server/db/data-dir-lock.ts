@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const LOCK_FILE = 'server.lock';
 
@@ -86,17 +86,30 @@ export function unsafeForRoot(dataDir: string): string | undefined {
       `server uses only a DATA_DIR that root alone can write. ${ways}`
     );
   }
-  for (let parent = dirname(real); ; parent = dirname(parent)) {
-    const above = lstatSync(parent);
-    const writable = (above.mode & 0o022) !== 0 && (above.mode & 0o1000) === 0;
-    if (above.uid !== 0 || writable) {
+  // The folders above it, on the way as given (a link on it could be swapped by whoever may
+  // write the folder holding that link) and on the real way.
+  const above = new Set([...ancestors(resolve(dataDir)), ...ancestors(real)]);
+  for (const parent of above) {
+    const stat = lstatSync(parent);
+    if (stat.isSymbolicLink()) continue; // its own folder is on the list
+    const writable = (stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0;
+    if (stat.uid !== 0 || writable) {
       return (
         `${parent}, a folder above DATA_DIR ${real}, can be changed by ` +
-        `${above.uid !== 0 ? userName(above.uid) : 'other users'} (mode ${octal(above.mode)}): ` +
+        `${stat.uid !== 0 ? userName(stat.uid) : 'other users'} (mode ${octal(stat.mode)}): ` +
         `as root the server uses only a DATA_DIR no other user can swap for a folder of theirs. ${ways}`
       );
     }
-    if (parent === dirname(parent)) return undefined;
+  }
+  return undefined;
+}
+
+/** The folders above `path`, nearest first, up to `/`. */
+function ancestors(path: string): string[] {
+  const found: string[] = [];
+  for (let parent = dirname(path); ; parent = dirname(parent)) {
+    found.push(parent);
+    if (parent === dirname(parent)) return found;
   }
 }
 
