@@ -19,7 +19,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.ts';
 import { unsafeForRoot } from '../../src/server/db/data-dir-lock.ts';
+import { openDatabase, openEmbedded } from '../../src/server/db/open.ts';
 import { embeddedConnection } from '../../src/server/db/embedded-connection.ts';
 import {
   cannotRunPostgres,
@@ -34,9 +36,11 @@ import {
 } from '../../src/server/db/embedded-postgres.ts';
 import { ADMIN } from '../support/admin.ts';
 import { WORKER_ENTRY } from '../support/fleet.ts';
+import { scratchDatabase } from '../support/scratch-database.ts';
 import { createClient, giveCredit, registerUser } from '../support/seed.ts';
 import {
   freePort,
+  migratedDataDir,
   spawnServer,
   stopServer,
   tempDataDir,
@@ -534,3 +538,64 @@ describe.skipIf(skipReason !== undefined)(
     );
   },
 );
+
+describe('db.engine: which engine and where, for GET /api/version', () => {
+  it.skipIf(skipReason !== undefined)(
+    'names the embedded PostgreSQL and its cluster folder (as root, its relocated home)',
+    async () => {
+      const dataDir = realpathSync(tempDataDir('engine'));
+      dataDirs.push(dataDir);
+      const db = await openEmbedded(
+        loadConfig({ DATA_DIR: dataDir, DATABASE_ENGINE: 'postgres' }),
+      );
+      try {
+        expect(db.engine).toEqual({
+          kind: 'postgres-embedded',
+          where: clusterDirOf(dataDir),
+        });
+        expect(db.engine!.where).toBe(
+          asRoot
+            ? join(relocatedHome(dataDir), CLUSTER_DIR)
+            : join(dataDir, CLUSTER_DIR),
+        );
+      } finally {
+        await db.close();
+      }
+    },
+    SLOW,
+  );
+
+  it('names PGlite and DATABASE_URL’s server without its credentials', async () => {
+    // A migrated PGlite folder reopens in about a second; a new one takes PGlite's initdb.
+    const dataDir = await migratedDataDir('engine-lite');
+    const embedded = await openEmbedded(
+      loadConfig({ DATA_DIR: dataDir, DATABASE_ENGINE: 'pglite' }),
+    );
+    try {
+      expect(embedded.engine).toEqual({
+        kind: 'pglite',
+        where: join(dataDir, 'pgdata'),
+      });
+    } finally {
+      await embedded.close();
+    }
+    const serverUrl = process.env.TEST_DATABASE_URL;
+    if (!serverUrl) return; // the CI's second pass: a PostgreSQL server
+    const scratch = await scratchDatabase(serverUrl, 'engine');
+    const url = new URL(scratch.url);
+    url.password = 'secret-not-shown';
+    const remote = await openDatabase(
+      loadConfig({ DATABASE_URL: url.toString() }),
+    ).catch(() => openDatabase(loadConfig({ DATABASE_URL: scratch.url })));
+    try {
+      expect(remote.engine).toEqual({
+        kind: 'postgres',
+        where: `${url.host}${url.pathname}`,
+      });
+      expect(JSON.stringify(remote.engine)).not.toContain('secret');
+    } finally {
+      await remote.close();
+      await scratch.drop();
+    }
+  }, 60_000);
+});
