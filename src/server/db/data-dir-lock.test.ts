@@ -205,6 +205,14 @@ describe('lockDataDir', () => {
     },
   );
 
+  it('says in one message why DATA_DIR cannot be created, and the ways out', async () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    await expect(lockDataDir(join(file, 'data'))).rejects.toThrow(
+      /^DATA_DIR \S+ cannot be created: ENOTDIR.* Ways out: set DATA_DIR/,
+    );
+  });
+
   it('takes over an empty or torn lock file', async () => {
     for (const content of ['', '{"pid":', 'garbage']) {
       const dir = tempDir();

@@ -38,7 +38,16 @@ export interface LockHolder {
  * function.
  */
 export async function lockDataDir(dataDir: string): Promise<() => void> {
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    // Said as what it means, not as the raw system error.
+    throw new Error(
+      `DATA_DIR ${dataDir} cannot be created: ${(error as Error).message}. Ways out: set ` +
+        'DATA_DIR to a folder this user can create or write; or set DATABASE_URL=postgres://… ' +
+        'to use a PostgreSQL server',
+    );
+  }
   const unsafe = unsafeForRoot(dataDir);
   if (unsafe) throw new Error(unsafe);
   const lockPath = join(dataDir, LOCK_FILE);

@@ -153,7 +153,14 @@ async function openEmbeddedPostgres(config: Config): Promise<Db> {
       );
       process.exit(1);
     },
-  );
+  ).catch((error: unknown) => {
+    // A system call's failure (EACCES, ENOSPC…) is said with the ways out, like the rest.
+    if (error instanceof EmbeddedPostgresError) throw error;
+    throw new EmbeddedPostgresError(
+      `starting it in DATA_DIR ${config.dataDir} failed`,
+      (error as Error).message,
+    );
+  });
   // Where it runs when that is not DATA_DIR, before anything else is logged.
   for (const note of cluster.notes)
     console.warn(`embedded PostgreSQL: ${note}`);
