@@ -432,6 +432,39 @@ describe.skipIf(skipReason !== undefined)(
       60_000,
     );
 
+    it.skipIf(!asRoot)(
+      `as root refuses a cluster another user owns (an older release's), saying how to hand it over${asRoot ? '' : ' (skipped: needs root)'}`,
+      async () => {
+        const dataDir = realpathSync(tempDataDir('older'));
+        dataDirs.push(dataDir);
+        // Within console-db's reach: the cluster is made in DATA_DIR.
+        chmodSync(dataDir, 0o755);
+        const env = {
+          DATA_DIR: dataDir,
+          DATABASE_ENGINE: 'postgres',
+          ADMIN_EMAIL: ADMIN.email,
+          ADMIN_PASSWORD: ADMIN.password,
+        };
+        await stopServer(await spawnServer(env, 120_000));
+        const cluster = join(dataDir, CLUSTER_DIR);
+        // As an older release left it: the cluster run as the shared `nobody` account.
+        const nobody = userIds('nobody')!;
+        spawnSync('chown', ['-R', `${nobody.uid}:${nobody.gid}`, cluster]);
+        const refused = await spawnServer(env, 60_000).then(
+          () => 'started',
+          (error: Error) => error.message,
+        );
+        expect(refused).toContain(
+          `${cluster} belongs to uid ${nobody.uid}, not to ${CLUSTER_USER}`,
+        );
+        expect(refused).toContain(`chown -R ${CLUSTER_USER}: ${cluster}`);
+        expect(refused).toContain('Ways out:');
+        expect(refused).not.toMatch(/\n\s+at /);
+        expect(postgresProcesses(cluster)).toEqual([]);
+      },
+      SLOW,
+    );
+
     it(
       'as a normal user with spaces in the path and a relative DATA_DIR' +
         (asRoot ? ' (as root: run as nobody)' : ''),
