@@ -132,10 +132,16 @@ function lookUser(name: string): RunAs | undefined {
   return { name, uid: Number(fields[2]), gid: Number(fields[3]) };
 }
 
-/** The cluster's own system user (as root), created when missing. */
-function clusterUser(): RunAs {
+/**
+ * The cluster's own system user (as root), created when missing. Servers starting together on a
+ * new machine may race to create it: useradd then fails on its lock or on the user just made, and
+ * the look-up is tried again for a few seconds.
+ */
+async function clusterUser(): Promise<RunAs> {
   let user = lookUser(CLUSTER_USER);
-  if (!user) {
+  const deadline = Date.now() + 10_000;
+  let failure = '';
+  while (!user) {
     const useradd =
       ['/usr/sbin/useradd', '/sbin/useradd'].find(existsSync) ?? 'useradd';
     // Its own group too (--user-group): the folders it must reach are root's, readable by it.
@@ -151,18 +157,25 @@ function clusterUser(): RunAs {
       ],
       { encoding: 'utf8', env: childEnv() },
     );
-    // Another server may have created it meanwhile: the look-up decides.
     user = lookUser(CLUSTER_USER);
-    if (!user) {
+    if (user) {
+      if (made.status === 0) {
+        console.warn(
+          `embedded PostgreSQL: created the system user ${CLUSTER_USER} (uid ${user.uid}) to run it`,
+        );
+      }
+      break;
+    }
+    failure = made.error?.message ?? made.stderr.trim();
+    // No useradd at all: no point in waiting.
+    if (made.error || Date.now() >= deadline) {
       throw new EmbeddedPostgresError(
         `as root it runs as the system user ${CLUSTER_USER}, which could not be created`,
-        `useradd failed: ${made.error?.message ?? made.stderr.trim()}`,
+        `useradd failed: ${failure}`,
         true,
       );
     }
-    console.warn(
-      `embedded PostgreSQL: created the system user ${CLUSTER_USER} (uid ${user.uid}) to run it`,
-    );
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   if (user.uid === 0 || user.gid === 0) {
     throw new EmbeddedPostgresError(
@@ -236,10 +249,13 @@ function rootFolder(dir: string, gid: number): void {
         'another user could change the cluster or the binaries kept there',
       );
     }
-    // Only a folder we made is opened to the cluster's group: one that was there is left as found.
+    // Only a folder we made is opened to the cluster's group: one that was there is left as found,
+    // unless it is ours (root's, 0750) from before the user was made again (a new gid).
     if (made) {
       fchownSync(fd, 0, gid);
       fchmodSync(fd, 0o750);
+    } else if ((stat.mode & 0o7777) === 0o750 && stat.gid !== gid) {
+      fchownSync(fd, 0, gid);
     }
   } finally {
     closeSync(fd);
@@ -354,8 +370,8 @@ function reachableBinaries(
 
 /**
  * Opens `path` without following a link and returns its descriptor when it is a plain file
- * (one name only) of this process's user; undefined when there is none. Anything else is
- * someone else's planting.
+ * (one name only) of this process's user; 'foreign' for anything else (someone else's planting).
+ * Throws ENOENT when there is none and `flags` do not create it.
  */
 function openOwn(
   path: string,
@@ -722,7 +738,7 @@ export async function startEmbeddedPostgres(
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void,
 ): Promise<EmbeddedPostgres> {
   const home = realpathSync(dataDir);
-  const runAs = process.getuid?.() === 0 ? clusterUser() : undefined;
+  const runAs = process.getuid?.() === 0 ? await clusterUser() : undefined;
   const place = placeCluster(home, runAs);
   const { cluster } = place;
   if (cluster.length > MAX_SOCKET_DIR) {
