@@ -466,6 +466,43 @@ describe.skipIf(skipReason !== undefined)(
     );
 
     it(
+      asRoot
+        ? 'as root a DATA_DIR too long for a unix socket still starts: its cluster is kept elsewhere'
+        : 'a DATA_DIR too long for a unix socket stops the start with one message and the ways out',
+      async () => {
+        const dataDir = join(
+          realpathSync(tempDataDir('long')),
+          'a folder name long enough to pass the hundred and seven bytes of a unix socket path',
+        );
+        dataDirs.push(dataDir);
+        const env = {
+          DATA_DIR: dataDir,
+          DATABASE_ENGINE: 'postgres',
+          ADMIN_EMAIL: ADMIN.email,
+          ADMIN_PASSWORD: ADMIN.password,
+        };
+        if (asRoot) {
+          const server = await spawnServer(env, 120_000);
+          servers.push(server);
+          await oneSend(server.url);
+          expect(clusterDirOf(dataDir)).toBe(
+            join(relocatedHome(dataDir), CLUSTER_DIR),
+          );
+          return;
+        }
+        const refused = await spawnServer(env, 60_000).then(
+          () => 'started',
+          (error: Error) => error.message,
+        );
+        expect(refused).toMatch(
+          /Cannot start: the embedded PostgreSQL cannot run: DATA_DIR \S.* is too long for PostgreSQL's socket: at most \d+ characters\. Ways out: set DATA_DIR=/,
+        );
+        expect(refused).not.toMatch(/\n\s+at /);
+      },
+      SLOW,
+    );
+
+    it(
       'as a normal user with spaces in the path and a relative DATA_DIR' +
         (asRoot ? ' (as root: run as nobody)' : ''),
       async () => {

@@ -73,10 +73,14 @@ export class EmbeddedPostgresError extends Error {
   readonly why: string;
   readonly fallback: boolean;
   constructor(what: string, why: string, fallback = false) {
+    const asRoot = process.getuid?.() === 0;
     super(
-      `the embedded PostgreSQL cannot run: ${what}: ${why}. Ways out: run \`npm start\` as a ` +
-        "normal (not root) user; or set DATA_DIR=<a folder of root's that no other user can " +
-        'write>; or set DATABASE_ENGINE=pglite (the in-process engine); or set ' +
+      `the embedded PostgreSQL cannot run: ${what}: ${why}. Ways out: ` +
+        (asRoot
+          ? 'run `npm start` as a normal (not root) user; or set DATA_DIR=<a folder of ' +
+            "root's that no other user can write>; "
+          : 'set DATA_DIR=<a folder of your own>; ') +
+        'or set DATABASE_ENGINE=pglite (the in-process engine); or set ' +
         'DATABASE_URL=postgres://… to use a PostgreSQL server',
     );
     this.name = 'EmbeddedPostgresError';
