@@ -6,7 +6,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { buildInfo } from './build-info.ts';
 import type { Config } from './config.ts';
-import { describeEngine } from './db/engine-description.ts';
+import { engineInUse } from './db/open.ts';
 import { schemaVersion } from './features/operations/repo.ts';
 import { createDeps, settleDeps } from './deps.ts';
 import type { DeliveryTuning } from './delivery/engine.ts';
@@ -67,7 +67,7 @@ export async function buildApp(
   app.addHook('onRoute', (route) => void routeTable.push(route));
 
   await app.register(database, { config });
-  await logIdentity(app, config);
+  await logIdentity(app);
   app.decorate('readiness', new Readiness(() => app.db.query('SELECT 1')));
   const metrics = new Metrics();
   const deps = createDeps(config, app.db, app.log);
@@ -110,9 +110,9 @@ export async function buildApp(
  * and engine, as GET /api/version and build_info say them; written once the database is open
  * and migrated, the moment the schema version is known.
  */
-async function logIdentity(app: FastifyInstance, config: Config) {
+async function logIdentity(app: FastifyInstance) {
   const { name, version, commit } = buildInfo();
-  const engine = describeEngine(config, app.db);
+  const engine = engineInUse(app.db);
   const schema = await schemaVersion(app.db);
   app.log.info(
     { version, commit, schemaVersion: schema, engine },

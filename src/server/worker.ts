@@ -14,6 +14,7 @@ import type { Db } from './db/client.ts';
 import { openDatabase } from './db/open.ts';
 import { startDelivery } from './delivery/engine.ts';
 import { Waker } from './delivery/waker.ts';
+import { httpServerOptions, limitConnections } from './http-server-options.ts';
 import { handleErrors } from './plugins/error-handler.ts';
 import { Metrics } from './plugins/metrics.ts';
 import { Readiness } from './plugins/readiness.ts';
@@ -35,7 +36,11 @@ const metrics = new Metrics();
 
 /** The worker's own small HTTP server: metrics, liveness, readiness (the database answers). */
 async function listen(db: Db, port: number): Promise<FastifyInstance> {
-  const app = Fastify({ trustProxy: config.trustProxy });
+  // The API nodes' rules: X-Forwarded-For's one proxy hop only (TRUST_PROXY), and the header,
+  // request and keep-alive timeouts, so a forged hop cannot pass the loopback guard of /metrics
+  // and slow clients cannot hold sockets open.
+  const app = Fastify(httpServerOptions(config));
+  limitConnections(app.server, config);
   handleErrors(app);
   const readiness = new Readiness(() => db.query('SELECT 1'));
   app.decorate('readiness', readiness);

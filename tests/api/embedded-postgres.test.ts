@@ -1,22 +1,28 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
+  chmodSync,
   existsSync,
   readFileSync,
   realpathSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { connectionsPerNode } from '../../src/server/db/client.ts';
+import { embeddedConnection } from '../../src/server/db/embedded-connection.ts';
 import {
   cannotRunPostgres,
   CLUSTER_DIR,
-  postgresBinaries,
+  clusterDirOf,
+  CLUSTER_USER,
+  PASSWORD_FILE,
   postgresProcesses,
   postmasterArgs,
+  relocatedHome,
   SPARE_CONNECTIONS,
 } from '../../src/server/db/embedded-postgres.ts';
 import { ADMIN } from '../support/admin.ts';
@@ -61,12 +67,16 @@ afterEach(async () => {
     }
   }
   for (const dir of dirs.splice(0)) {
-    for (const pid of postgresProcesses(join(dir, CLUSTER_DIR))) {
+    for (const pid of postgresProcesses(clusterDirOf(dir))) {
       process.kill(pid, 'SIGKILL');
     }
+    // As root, a DATA_DIR out of the cluster user's reach has its cluster elsewhere.
+    rmSync(relocatedHome(dir), { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const asRoot = process.getuid?.() === 0;
 
 function dataDir(): string {
   const dir = realpathSync(tempDataDir('engine'));
@@ -115,14 +125,12 @@ async function oneSend(url: string) {
   return { balance };
 }
 
-/** A connection of the test's own to the cluster's socket. */
+/** A connection of the test's own to the running cluster of DATA_DIR `dir`, as another tool makes it. */
 async function onCluster<T>(
-  cluster: string,
+  dir: string,
   fn: (client: pg.Client) => Promise<T>,
 ): Promise<T> {
-  const client = new pg.Client({
-    connectionString: `postgres://postgres@${encodeURIComponent(cluster)}/postgres`,
-  });
+  const client = new pg.Client(await embeddedConnection(dir));
   await client.connect();
   try {
     return await fn(client);
@@ -195,9 +203,20 @@ describe.skipIf(skipReason !== undefined)(
       'runs PostgreSQL on DATA_DIR, stops it on SIGTERM and keeps the data across a restart',
       async () => {
         const dir = dataDir();
+        // Within the cluster user's reach (as root): the cluster stays in DATA_DIR.
+        chmodSync(dir, 0o755);
         const cluster = join(dir, CLUSTER_DIR);
         const server = await start(dir);
         expect(postgresProcesses(cluster)).toHaveLength(1);
+        if (asRoot) {
+          // Run by its own system user, its folder that user's alone.
+          const owner = statSync(cluster);
+          expect(owner.uid).toBe(
+            Number(spawnSync('id', ['-u', CLUSTER_USER]).stdout.toString()),
+          );
+          expect(owner.mode & 0o777).toBe(0o700);
+          expect(existsSync(relocatedHome(dir))).toBe(false);
+        }
         expect(existsSync(join(dir, 'pgdata'))).toBe(false);
         expect((await fetch(`${server.url}/api/ready`)).status).toBe(200);
         const { balance } = await oneSend(server.url);
@@ -234,8 +253,8 @@ describe.skipIf(skipReason !== undefined)(
       'takes its postmaster along when killed with SIGKILL, and starts again on the same DATA_DIR',
       async () => {
         const dir = dataDir();
-        const cluster = join(dir, CLUSTER_DIR);
         const server = await start(dir);
+        const cluster = clusterDirOf(dir);
         const { balance } = await oneSend(server.url);
         await stopServer(server, 'SIGKILL');
         await noPostmaster(cluster);
@@ -250,9 +269,8 @@ describe.skipIf(skipReason !== undefined)(
       'sizes PostgreSQL for one small node: its connections, no I/O workers, no replication launcher',
       async () => {
         const dir = dataDir();
-        const cluster = join(dir, CLUSTER_DIR);
         const server = await start(dir, 'postgres', { DELIVERY_WORKERS: '6' });
-        await onCluster(cluster, async (client) => {
+        await onCluster(dir, async (client) => {
           const { rows } = await client.query<{
             connections: number;
             io: string;
@@ -279,12 +297,12 @@ describe.skipIf(skipReason !== undefined)(
       'hands back at start the delivery jobs its killed predecessor held, not a minute later',
       async () => {
         const dir = dataDir();
-        const cluster = join(dir, CLUSTER_DIR);
         const first = await start(dir);
+        const cluster = clusterDirOf(dir);
         // A job the killed node was delivering: active, its heartbeat fresh for the next hour
         // (only the start's hand-back, not a lost heartbeat, can free it within the test).
         const job = randomUUID();
-        await onCluster(cluster, async (client) => {
+        await onCluster(dir, async (client) => {
           await client.query(
             `SELECT enqueue_delivery_jobs(ARRAY[$1::uuid], ARRAY[$2::uuid],
                                           ARRAY[now() + interval '1 hour'])`,
@@ -303,7 +321,7 @@ describe.skipIf(skipReason !== undefined)(
         await expect
           .poll(
             () =>
-              onCluster(cluster, async (client) => {
+              onCluster(dir, async (client) => {
                 const { rows } = await client.query<{ state: string }>(
                   'SELECT state FROM pgboss.job WHERE id = $1',
                   [job],
@@ -321,15 +339,21 @@ describe.skipIf(skipReason !== undefined)(
       'stops a postmaster left running on its cluster before starting its own',
       async () => {
         const dir = dataDir();
-        const cluster = join(dir, CLUSTER_DIR);
-        await stopServer(await start(dir));
+        const first = await start(dir);
+        const cluster = clusterDirOf(dir);
+        // The binaries the server ran (as root, maybe a copy its cluster user can reach).
+        const [ran] = postgresProcesses(cluster);
+        const postgres = readFileSync(`/proc/${ran}/cmdline`, 'utf8').split(
+          '\0',
+        )[0]!;
+        await stopServer(first);
         // A leftover as after a kill where no parent-death signal exists: a postmaster on the
         // cluster that no server owns, run by the cluster's owner in its own session.
-        const { postgres } = await postgresBinaries();
         const owner = statSync(cluster);
         const leftover = spawn(postgres, postmasterArgs(cluster, 10), {
           detached: true,
           stdio: 'ignore',
+          cwd: '/',
           ...(process.getuid?.() === 0
             ? { uid: owner.uid, gid: owner.gid }
             : {}),
@@ -352,11 +376,42 @@ describe.skipIf(skipReason !== undefined)(
     );
 
     it(
+      "secures an older release's cluster (trust, no password file) on its next start, data kept",
+      async () => {
+        const dir = dataDir();
+        const first = await start(dir);
+        const { balance } = await oneSend(first.url);
+        await stopServer(first);
+        // As an older release left it: anyone on the socket got in, and no password was kept.
+        const cluster = clusterDirOf(dir);
+        writeFileSync(join(cluster, 'pg_hba.conf'), 'local all all trust\n');
+        rmSync(join(dir, PASSWORD_FILE));
+
+        const again = await start(dir);
+        expect(await balance(again.url)).toBe(0.95);
+        const password = statSync(join(dir, PASSWORD_FILE));
+        expect(password.mode & 0o777).toBe(0o600);
+        const connection = await embeddedConnection(dir);
+        const wrong = new pg.Client({ ...connection, password: 'wrong' });
+        await expect(wrong.connect()).rejects.toMatchObject({ code: '28P01' });
+        await wrong.end().catch(() => undefined);
+        const methods = await onCluster(dir, async (client) => {
+          const { rows } = await client.query<{ method: string }>(
+            "SELECT auth_method AS method FROM pg_hba_file_rules WHERE type = 'local'",
+          );
+          return rows.map((row) => row.method);
+        });
+        expect(methods).toEqual(['scram-sha-256']);
+      },
+      SLOW,
+    );
+
+    it(
       'is the engine when DATABASE_ENGINE is unset, except on a DATA_DIR holding PGlite data',
       async () => {
         const fresh = dataDir();
         await start(fresh, '');
-        expect(postgresProcesses(join(fresh, CLUSTER_DIR))).toHaveLength(1);
+        expect(postgresProcesses(clusterDirOf(fresh))).toHaveLength(1);
         expect(existsSync(join(fresh, 'pgdata'))).toBe(false);
 
         const pglite = realpathSync(await migratedDataDir('engine'));

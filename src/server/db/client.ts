@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { EngineInUse } from './open.ts';
 
 /** What repos need from a connection or a transaction: parameterised queries. */
 export interface Queryable {
@@ -19,6 +20,8 @@ export interface Db extends Queryable {
    * node by nature, DATA_DIR's lock keeps any other out.
    */
   readonly embedded?: boolean;
+  /** Which engine and where (db/open.ts), set by openDatabase and openEmbedded. */
+  readonly engine?: EngineInUse;
   /** The embedded instance itself (kind 'pglite'), for the job queue's adapter. */
   readonly pglite?: PGlite;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
+  lstatSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -18,6 +20,7 @@ import {
   LOCK_FILE,
   lockDataDir,
   parseHolder,
+  unsafeForRoot,
 } from './data-dir-lock.ts';
 
 const children: ChildProcess[] = [];
@@ -166,6 +169,48 @@ describe('lockDataDir', () => {
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify(reused));
     expect(isLive(reused)).toBe(process.platform !== 'linux');
     if (process.platform === 'linux') (await lockDataDir(dir))();
+  });
+
+  it('does not follow a lock planted as a link: the link is replaced, its target untouched', async () => {
+    const dir = tempDir();
+    const target = join(tempDir(), 'target');
+    writeFileSync(target, String(process.ppid));
+    symlinkSync(target, join(dir, LOCK_FILE));
+    const release = await lockDataDir(dir);
+    expect(lstatSync(join(dir, LOCK_FILE)).isSymbolicLink()).toBe(false);
+    expect(readFileSync(target, 'utf8')).toBe(String(process.ppid));
+    release();
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'as root refuses a DATA_DIR others can write, and writes nothing there',
+    async () => {
+      const dir = tempDir();
+      expect(unsafeForRoot(dir)).toBeUndefined();
+      chmodSync(dir, 0o777);
+      expect(unsafeForRoot(dir)).toMatch(/can be written by other users/);
+      await expect(lockDataDir(dir)).rejects.toThrow(/Ways out/);
+      expect(readdirSync(dir)).toEqual([]);
+      // A folder above it that others can write (and not sticky): DATA_DIR could be swapped.
+      const inside = join(dir, 'data');
+      expect(unsafeForRoot(mkdtempSync(`${inside}-`))).toMatch(
+        /a folder above DATA_DIR/,
+      );
+      // A link to a good DATA_DIR, inside a folder others can write: the link could be swapped.
+      const good = tempDir();
+      const link = join(dir, 'link');
+      symlinkSync(good, link);
+      expect(unsafeForRoot(good)).toBeUndefined();
+      expect(unsafeForRoot(link)).toMatch(/a folder above DATA_DIR/);
+    },
+  );
+
+  it('says in one message why DATA_DIR cannot be created, and the ways out', async () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    await expect(lockDataDir(join(file, 'data'))).rejects.toThrow(
+      /^DATA_DIR \S+ cannot be created: ENOTDIR.* Ways out: set DATA_DIR/,
+    );
   });
 
   it('takes over an empty or torn lock file', async () => {

@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import {
+  closeSync,
+  constants,
+  fstatSync,
   linkSync,
+  lstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
   realpathSync,
   renameSync,
@@ -9,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const LOCK_FILE = 'server.lock';
 
@@ -32,7 +38,18 @@ export interface LockHolder {
  * function.
  */
 export async function lockDataDir(dataDir: string): Promise<() => void> {
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    // Said as what it means, not as the raw system error.
+    throw new Error(
+      `DATA_DIR ${dataDir} cannot be created: ${(error as Error).message}. Ways out: set ` +
+        'DATA_DIR to a folder this user can create or write; or set DATABASE_URL=postgres://… ' +
+        'to use a PostgreSQL server',
+    );
+  }
+  const unsafe = unsafeForRoot(dataDir);
+  if (unsafe) throw new Error(unsafe);
   const lockPath = join(dataDir, LOCK_FILE);
   const kernelLock =
     process.platform === 'linux'
@@ -48,6 +65,73 @@ export async function lockDataDir(dataDir: string): Promise<() => void> {
     kernelLock?.close();
     throw error;
   }
+}
+
+/**
+ * As root, why DATA_DIR is not safe to use, or undefined when it is. Root writes the lock, the
+ * database's log and its password there: another user who can write DATA_DIR (its owner, one who
+ * created it before the server did) or any folder above it (to swap DATA_DIR for their own)
+ * could plant links that root would write through, or read what it keeps. DATA_DIR must be
+ * root's and writable by root alone, and every folder above it root's and writable by root alone
+ * or sticky (as /tmp is: there no one else can rename root's folder).
+ */
+export function unsafeForRoot(dataDir: string): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const real = realpathSync(dataDir);
+  const ways =
+    'Ways out: remove it and let the server create it, or `chown root: ` it and `chmod go-w` ' +
+    "it; or set DATA_DIR to a folder of root's; or run `npm start` as a normal (not root) user; " +
+    'or set DATABASE_URL=postgres://… to use a PostgreSQL server';
+  const stat = lstatSync(real);
+  if (stat.uid !== 0) {
+    return (
+      `DATA_DIR ${real} belongs to ${userName(stat.uid)}, not root: as root the server uses only ` +
+      `a DATA_DIR that root owns, since its owner could replace or link what root writes there. ${ways}`
+    );
+  }
+  if ((stat.mode & 0o022) !== 0) {
+    return (
+      `DATA_DIR ${real} can be written by other users (mode ${octal(stat.mode)}): as root the ` +
+      `server uses only a DATA_DIR that root alone can write. ${ways}`
+    );
+  }
+  // The folders above it, on the way as given (a link on it could be swapped by whoever may
+  // write the folder holding that link) and on the real way.
+  const above = new Set([...ancestors(resolve(dataDir)), ...ancestors(real)]);
+  for (const parent of above) {
+    const stat = lstatSync(parent);
+    if (stat.isSymbolicLink()) continue; // its own folder is on the list
+    const writable = (stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0;
+    if (stat.uid !== 0 || writable) {
+      return (
+        `${parent}, a folder above DATA_DIR ${real}, can be changed by ` +
+        `${stat.uid !== 0 ? userName(stat.uid) : 'other users'} (mode ${octal(stat.mode)}): ` +
+        `as root the server uses only a DATA_DIR no other user can swap for a folder of theirs. ${ways}`
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The folders above `path`, nearest first, up to `/`. */
+function ancestors(path: string): string[] {
+  const found: string[] = [];
+  for (let parent = dirname(path); ; parent = dirname(parent)) {
+    found.push(parent);
+    if (parent === dirname(parent)) return found;
+  }
+}
+
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0');
+}
+
+function userName(uid: number): string {
+  const found = spawnSync('getent', ['passwd', String(uid)], {
+    encoding: 'utf8',
+  });
+  const name = found.status === 0 ? found.stdout.split(':')[0] : undefined;
+  return name ? `the user ${name} (uid ${uid})` : `uid ${uid}`;
 }
 
 function inUse(dataDir: string, pid: number | string): Error {
@@ -133,7 +217,7 @@ async function lockFile(
 /** Creates the lock with its whole content at once (link of a complete file), or false if it exists. */
 function createExclusive(lockPath: string, content: string): boolean {
   const staged = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(staged, content);
+  writeFileSync(staged, content, { flag: 'wx' });
   try {
     linkSync(staged, lockPath);
     return true;
@@ -177,12 +261,27 @@ function removeIfUnchanged(lockPath: string, staleText: string): void {
   }
 }
 
+/**
+ * The lock's text, or undefined when there is none. A link or anything but a plain file is not
+ * followed: it reads as empty, a lock of no one, and is moved aside like a stale one.
+ */
 function readText(path: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(
+      path,
+      constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'ENXIO') return '';
     throw error;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : '';
+  } finally {
+    closeSync(fd);
   }
 }
 

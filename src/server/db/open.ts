@@ -11,10 +11,43 @@ import { lockDataDir } from './data-dir-lock.ts';
 import {
   cannotRunPostgres,
   CLUSTER_DIR,
+  EmbeddedPostgresError,
   LOG_FILE,
   startEmbeddedPostgres,
 } from './embedded-postgres.ts';
 import { migrate } from './migrate.ts';
+
+/**
+ * The database engine in use, for `GET /api/version`'s `engine` and the start log: a plain data
+ * object on the open Db (`db.engine`).
+ * - `postgres-embedded`: the PostgreSQL the server runs itself; `where` is its cluster folder
+ *   (DATA_DIR/postgres, or as root /var/lib/console-db/<hash>/postgres when the cluster's user
+ *   cannot reach DATA_DIR);
+ * - `pglite`: `where` is PGlite's folder (DATA_DIR/pgdata) or `memory://…`;
+ * - `postgres`: DATABASE_URL's server; `where` is its host and database, without credentials.
+ */
+export interface EngineInUse {
+  kind: 'postgres-embedded' | 'pglite' | 'postgres';
+  where: string;
+}
+
+/** The engine of a database opened by openDatabase (the server's own, never a bare test Db). */
+export function engineInUse(db: Db): EngineInUse {
+  if (!db.engine)
+    throw new Error('engineInUse: a database not opened by openDatabase');
+  return db.engine;
+}
+
+/** DATABASE_URL's host and database, its user and password left out. */
+function serverOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.searchParams.get('host') ?? parsed.host;
+    return `${host}${parsed.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
 
 /**
  * Opens the configured database and migrates it: the PostgreSQL of DATABASE_URL if set, else the
@@ -23,9 +56,15 @@ import { migrate } from './migrate.ts';
 export async function openDatabase(config: Config): Promise<Db> {
   let db: Db;
   if (config.databaseUrl) {
-    db = await openPostgres(config.databaseUrl);
+    db = {
+      ...(await openPostgres(config.databaseUrl)),
+      engine: { kind: 'postgres', where: serverOf(config.databaseUrl) },
+    };
   } else if (config.dataDir.startsWith('memory://')) {
-    db = await openPglite(config.dataDir, config.pgliteTemplate);
+    db = {
+      ...(await openPglite(config.dataDir, config.pgliteTemplate)),
+      engine: { kind: 'pglite', where: config.dataDir },
+    };
   } else {
     db = await openEmbedded(config);
   }
@@ -48,8 +87,23 @@ export async function openEmbedded(config: Config): Promise<Db> {
   try {
     db =
       (await embeddedEngine(config)) === 'postgres'
-        ? await openEmbeddedPostgres(config)
-        : await openPglite(join(config.dataDir, PGLITE_DIR));
+        ? await openEmbeddedPostgres(config).catch((error: unknown) => {
+            // DATABASE_ENGINE unset and the machine's fault (no useradd, nowhere to relocate
+            // to): the start goes on, on PGlite, and says so first.
+            if (
+              config.databaseEngine ||
+              !(error instanceof EmbeddedPostgresError) ||
+              !error.fallback
+            ) {
+              throw error;
+            }
+            console.warn(
+              `embedded PostgreSQL unavailable (${error.what}: ${error.why}): using PGlite in ` +
+                join(config.dataDir, PGLITE_DIR),
+            );
+            return openPgliteIn(config.dataDir);
+          })
+        : await openPgliteIn(config.dataDir);
   } catch (error) {
     unlock();
     throw error;
@@ -68,6 +122,11 @@ export async function openEmbedded(config: Config): Promise<Db> {
 }
 
 const PGLITE_DIR = 'pgdata';
+
+async function openPgliteIn(dataDir: string): Promise<Db> {
+  const where = join(dataDir, PGLITE_DIR);
+  return { ...(await openPglite(where)), engine: { kind: 'pglite', where } };
+}
 
 /**
  * DATABASE_ENGINE, or when unset: PostgreSQL, unless DATA_DIR already holds PGlite's data and no
@@ -101,7 +160,17 @@ async function openEmbeddedPostgres(config: Config): Promise<Db> {
       );
       process.exit(1);
     },
-  );
+  ).catch((error: unknown) => {
+    // A system call's failure (EACCES, ENOSPC…) is said with the ways out, like the rest.
+    if (error instanceof EmbeddedPostgresError) throw error;
+    throw new EmbeddedPostgresError(
+      `starting it in DATA_DIR ${config.dataDir} failed`,
+      (error as Error).message,
+    );
+  });
+  // Where it runs when that is not DATA_DIR, before anything else is logged.
+  for (const note of cluster.notes)
+    console.warn(`embedded PostgreSQL: ${note}`);
   let db: Db;
   try {
     db = await openPostgres(cluster.url);
@@ -113,6 +182,7 @@ async function openEmbeddedPostgres(config: Config): Promise<Db> {
   return {
     ...db,
     embedded: true,
+    engine: { kind: 'postgres-embedded', where: cluster.cluster },
     close: async () => {
       try {
         await db.close();

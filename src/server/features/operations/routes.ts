@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BrandingSchema } from '../../../shared/schemas/branding.ts';
 import { VersionSchema } from '../../../shared/schemas/version.ts';
-import { describeEngine } from '../../db/engine-description.ts';
+import { engineInUse } from '../../db/open.ts';
 import type { Deps } from '../../deps.ts';
 import * as service from './service.ts';
 
@@ -14,7 +14,7 @@ const HEALTHY = JSON.stringify({ status: 'ok' });
 /** Public: readiness, the branding and prices the console shows, the version, the API description. */
 export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
-    const engine = describeEngine(deps.config, deps.db);
+    const engine = engineInUse(deps.db);
     app.get(
       '/version',
       {

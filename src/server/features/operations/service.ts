@@ -6,7 +6,7 @@ import type { Operations } from '../../../shared/schemas/operations.ts';
 import { backupStatus } from '../../backup/history.ts';
 import type { Version } from '../../../shared/schemas/version.ts';
 import { buildInfo } from '../../build-info.ts';
-import type { EngineDescription } from '../../db/engine-description.ts';
+import type { EngineInUse } from '../../db/open.ts';
 import type { Deps } from '../../deps.ts';
 import * as repo from './repo.ts';
 
@@ -89,7 +89,7 @@ export async function operations(
  */
 export async function version(
   deps: Deps,
-  engine: EngineDescription,
+  engine: EngineInUse,
 ): Promise<Version> {
   const { version, commit } = buildInfo();
   return {
