@@ -1,10 +1,14 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { lockDataDir } from '../db/data-dir-lock.ts';
 import { embeddedConnection } from '../db/embedded-connection.ts';
-import { CLUSTER_DIR, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
+import {
+  CLUSTER_DIR,
+  clusterDirOf,
+  startEmbeddedPostgres,
+} from '../db/embedded-postgres.ts';
 import { RestoreRefusedError } from './restore-backup.ts';
 
 export interface Connection {
@@ -60,7 +64,9 @@ export async function connectToSource(config: Config): Promise<Connection> {
     };
   }
   refusePglite(config);
-  if (!existsSync(join(config.dataDir, CLUSTER_DIR, 'PG_VERSION'))) {
+  // As root the cluster may live outside DATA_DIR (relocated under /var/lib/console-db).
+  const home = existsSync(config.dataDir) ? realpathSync(config.dataDir) : '';
+  if (!home || !existsSync(join(clusterDirOf(home), 'PG_VERSION'))) {
     throw new Error(`DATA_DIR ${config.dataDir} holds no database to back up`);
   }
   const where = `DATA_DIR ${config.dataDir}`;
@@ -146,7 +152,13 @@ export async function connectToTarget(config: Config): Promise<Target> {
   }
   if (config.databaseEngine === 'pglite') refusePglite(config);
   const existed = existsSync(config.dataDir);
-  if (existed && readdirSync(config.dataDir).length > 0) {
+  if (
+    existed &&
+    (readdirSync(config.dataDir).length > 0 ||
+      existsSync(
+        join(clusterDirOf(realpathSync(config.dataDir)), 'PG_VERSION'),
+      ))
+  ) {
     throw new RestoreRefusedError(
       `DATA_DIR ${config.dataDir} is not empty: a restore only goes into an empty or new ` +
         'DATA_DIR, and changed nothing in this one',
@@ -162,6 +174,11 @@ export async function connectToTarget(config: Config): Promise<Target> {
     ...connection,
     async undo() {
       await connection.close();
+      // As root the new cluster may have been put outside DATA_DIR: it goes too.
+      const cluster = clusterDirOf(realpathSync(config.dataDir));
+      if (!cluster.startsWith(realpathSync(config.dataDir))) {
+        rmSync(dirname(cluster), { recursive: true, force: true });
+      }
       // Back to the empty (or absent) DATA_DIR it was.
       if (existed) {
         for (const entry of readdirSync(config.dataDir)) {

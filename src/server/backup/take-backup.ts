@@ -20,7 +20,8 @@ export const qualified = (schema: string, name: string) =>
 /**
  * Every table holding rows: ordinary tables and partitions (a partitioned parent holds none of
  * its own) of every schema but PostgreSQL's (ours: public; pg-boss's: pgboss), not those an
- * extension owns.
+ * extension owns. Not schema_functions: a restore rebuilds the schema with the versioned
+ * migrations only, so the first start must apply every function file again (migrate.ts).
  */
 async function tablesOf(
   client: pg.Client,
@@ -43,6 +44,7 @@ async function tablesOf(
             CASE WHEN c.relispartition THEN pg_get_expr(c.relpartbound, c.oid) END AS bound
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE c.relkind = 'r' AND ${SYSTEM_SCHEMAS_SQL}
+        AND NOT (n.nspname = 'public' AND c.relname = 'schema_functions')
         AND NOT EXISTS (SELECT 1 FROM pg_depend d
                          WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
                            AND d.deptype = 'e')
