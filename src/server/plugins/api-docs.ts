@@ -7,6 +7,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { publicScope } from '../auth/scopes.ts';
 import type { Config } from '../config.ts';
+import { finishDocument, type OpenApiDocument } from './api-docs-finish.ts';
 import { DOCS_CSP } from './security-headers.ts';
 
 /**
@@ -34,7 +35,11 @@ export async function apiDocs(
       security: [{ basic: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (document) =>
+      finishDocument(
+        jsonSchemaTransformObject(document) as unknown as OpenApiDocument,
+        { publicUrl: config.delivery.publicUrl },
+      ) as unknown as ReturnType<typeof jsonSchemaTransformObject>,
   });
   await app.register(async (docs) => {
     publicScope(docs);

@@ -42,7 +42,7 @@ export const TimestampSchema = z.iso.datetime({ offset: true });
 
 export const ErrorSchema = z
   .object({
-    statusCode: z.number().int(),
+    statusCode: z.number().int().nonnegative(),
     error: z.string(),
     message: z.string(),
   })
@@ -67,9 +67,9 @@ export function pagingSchema(defaultCount: number) {
 }
 
 export const ListMetaSchema = z.object({
-  total: z.number().int(),
-  count: z.number().int(),
-  offset: z.number().int(),
+  total: z.number().int().nonnegative(),
+  count: z.number().int().nonnegative(),
+  offset: z.number().int().nonnegative(),
 });
 
 /** Money is a JSON number carrying the exact decimal value (at most 15 significant digits). */

@@ -3,9 +3,16 @@ import {
   DEFAULT_PAGE_SIZE,
   DELIVERY_METHODS,
   MAX_SMS_SEGMENTS,
+  RECIPIENT_MAX_DIGITS,
+  RECIPIENT_MIN_DIGITS,
 } from '../limits.ts';
 import { cleanRecipient, isValidRecipient } from '../recipient.ts';
-import { countSms, isValidSender, SENDER_RULE_MESSAGE } from '../sms.ts';
+import {
+  countSms,
+  isValidSender,
+  SENDER_MAX_DIGITS,
+  SENDER_RULE_MESSAGE,
+} from '../sms.ts';
 import {
   AmountSchema,
   IdSchema,
@@ -90,6 +97,13 @@ export function sendAtSchema(now: () => number = Date.now) {
     );
 }
 
+/** What the OpenAPI description says of `sendAt` (the refinements hold the rule). */
+export const SEND_AT_DOCS = {
+  description: `ISO 8601 date-time with its offset, from now up to ${MAX_SCHEDULE_DAYS} days ahead: the message is charged now and held (SCHEDULED) until then. Absent: sent at once`,
+  format: 'date-time',
+  examples: ['2026-12-01T09:00:00Z'],
+};
+
 export const SendSmsSchema = z.object({
   sender: text('Sender')
     .trim()
@@ -98,26 +112,46 @@ export const SendSmsSchema = z.object({
     .refine(
       (sender) => sender === '' || isValidSender(sender),
       SENDER_RULE_MESSAGE,
-    ),
+    )
+    // The description's bounds (the refinement above holds the rule itself): up to 11
+    // characters, or "+" and up to 15 digits.
+    .meta({
+      description: SENDER_RULE_MESSAGE,
+      minLength: 1,
+      maxLength: SENDER_MAX_DIGITS + 1,
+      examples: ['Shop'],
+    }),
   recipient: text('Recipient')
     .min(1, 'Recipient cannot be empty')
     .transform(cleanRecipient)
     .refine(
       isValidRecipient,
       'Recipient must be a phone number of 6 to 15 digits',
-    ),
+    )
+    .meta({
+      description: `A phone number in international form: ${RECIPIENT_MIN_DIGITS} to ${RECIPIENT_MAX_DIGITS} digits once plus signs, dots, dashes and whitespace are removed`,
+      pattern: `^[+.\\-\\s]*(\\d[+.\\-\\s]*){${RECIPIENT_MIN_DIGITS},${RECIPIENT_MAX_DIGITS}}$`,
+      examples: ['+44 7700 900123'],
+    }),
   body: text('Body')
     .min(1, 'Body cannot be empty')
     .refine(
       (body) => countSms(body).segments <= MAX_SMS_SEGMENTS,
       `Body is too long: at most ${MAX_SMS_SEGMENTS} segments`,
-    ),
+    )
+    .meta({
+      description: `At most ${MAX_SMS_SEGMENTS} segments: GSM-7 text has 160 characters in one segment or 153 per part, other text (UCS-2) 70 or 67`,
+      minLength: 1,
+      // 10 parts of 153 GSM-7 characters: no body of more characters fits.
+      maxLength: MAX_SMS_SEGMENTS * 153,
+      examples: ['Your order has shipped'],
+    }),
   reference: text('Reference')
     .max(100, 'Reference is too long')
     .optional()
     .default(''),
   /** Held (SCHEDULED, charged at once) until then; absent: sent at once. */
-  sendAt: sendAtSchema().optional(),
+  sendAt: sendAtSchema().optional().meta(SEND_AT_DOCS),
 });
 export type SendSmsInput = z.input<typeof SendSmsSchema>;
 
@@ -135,7 +169,7 @@ export const MessageSchema = z
     /** The latest attempt went to the built-in simulator (its method has no configuration). */
     simulated: z.boolean(),
     encoding: z.enum(['GSM-7', 'UCS-2']),
-    segments: z.number().int(),
+    segments: z.number().int().nonnegative(),
     /** The amount charged: segments × pricePerSegment, rounded to the balance's scale. */
     price: AmountSchema,
     /** The recipient's price per segment at accept time. */
@@ -171,9 +205,9 @@ export const MessageCallbackSchema = z
     /** The state the event announced. */
     state: z.string(),
     /** 1 for the first try of that event, then each retry. */
-    attempt: z.number().int(),
+    attempt: z.number().int().nonnegative(),
     /** The receiver's HTTP status; null when it did not answer (or was refused). */
-    status: z.number().int().nullable(),
+    status: z.number().int().nonnegative().nullable(),
     /** Null for a 2xx answer. */
     error: z.string().nullable(),
     dateCreated: TimestampSchema,

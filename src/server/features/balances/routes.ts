@@ -32,6 +32,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/balances/default',
       {
         schema: {
+          operationId: 'getBalance',
           tags,
           summary:
             "A client's default balance (user credentials, or that client's id and secret)",
@@ -54,6 +55,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/balances/default/ledger',
       {
         schema: {
+          operationId: 'listLedgerEntries',
           tags,
           summary:
             "A client's ledger, newest first: every credit, debit and refund with the balance after it",
@@ -86,6 +88,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/balances/default/ledger.csv',
       {
         schema: {
+          operationId: 'exportLedgerCsv',
           tags,
           summary:
             "A client's whole ledger as CSV (text/csv), newest first, with the same filters",
@@ -121,6 +124,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/balances/default/usage',
       {
         schema: {
+          operationId: 'getUsage',
           tags,
           summary:
             'Messages, segments and amount spent per UTC day (default the last 30 days)',
@@ -153,6 +157,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'VIEW' } },
         schema: {
+          operationId: 'adminGetBalance',
           tags,
           summary: "Any client's default balance",
           params: ClientIdParamsSchema,
@@ -171,6 +176,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'UPDATE' } },
         schema: {
+          operationId: 'adminAddFreeCredit',
           tags,
           summary:
             'Add free credit (a positive decimal, at most 4 places) with an optional reason; recorded in the ledger',
@@ -194,6 +200,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'UPDATE' } },
         schema: {
+          operationId: 'adminUpdateBalance',
           tags,
           summary:
             'Set the low-balance warning level `minThreshold` (a decimal ≥ 0, at most 4 places)',

@@ -55,6 +55,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages/sms',
       {
         schema: {
+          operationId: 'sendSms',
           tags,
           summary:
             "Send an SMS: debits segments × the recipient's price (402 when the balance is too low)",
@@ -103,6 +104,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages/:messageId/cancel',
       {
         schema: {
+          operationId: 'cancelMessage',
           tags,
           summary:
             'Cancel a scheduled message: CANCELED and its price refunded (409 unless SCHEDULED)',
@@ -128,6 +130,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/quote',
       {
         schema: {
+          operationId: 'quoteSms',
           tags,
           summary:
             'What sending this body to this recipient would cost, and whether it is allowed',
@@ -156,6 +159,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages',
       {
         schema: {
+          operationId: 'listMessages',
           tags,
           summary: "A client's message log",
           description: LOG_DESCRIPTION,
@@ -182,6 +186,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages.csv',
       {
         schema: {
+          operationId: 'exportMessagesCsv',
           tags,
           summary: "A client's message log as CSV (text/csv, streamed)",
           description: `${LOG_DESCRIPTION} One row per message, columns ${service.CSV_COLUMNS.join(', ')}.`,
@@ -208,6 +213,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages/:messageId',
       {
         schema: {
+          operationId: 'getMessage',
           tags,
           summary: 'One message of a client, with its delivery attempts',
           params: MessageParamsSchema,
@@ -239,6 +245,7 @@ export function adminMessagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminListMessages',
           tags: ['admin: messages'],
           summary: "Any client's message log",
           description: LOG_DESCRIPTION,
@@ -264,6 +271,7 @@ export function adminMessagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminGetMessage',
           tags: ['admin: messages'],
           summary: 'One message of any client, with its delivery attempts',
           params: MessageParamsSchema,

@@ -15,7 +15,9 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/health',
       {
         schema: {
+          operationId: 'getHealth',
           tags,
+          summary: 'Liveness: the process answers',
           security: [],
           response: { 200: z.object({ status: z.literal('ok') }) },
         },
@@ -35,6 +37,7 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/ready',
       {
         schema: {
+          operationId: 'getReadiness',
           tags,
           summary:
             'Readiness: whether a load balancer should send this node traffic',
@@ -57,6 +60,7 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/config',
       {
         schema: {
+          operationId: 'getConfig',
           tags,
           summary: 'Branding and prices the console shows',
           security: [],
