@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODE_NAMES, ERROR_CODES } from '../error-codes.ts';
 import { MAX_PAGE_SIZE } from '../limits.ts';
 import { isPlainName } from '../text.ts';
 
@@ -44,9 +45,27 @@ export const ErrorSchema = z
   .object({
     statusCode: z.number().int().nonnegative(),
     error: z.string(),
+    code: z.enum(ERROR_CODE_NAMES).meta({
+      description:
+        'Stable: what a program branches on. ' +
+        Object.entries(ERROR_CODES)
+          .map(([code, meaning]) => `\`${code}\`: ${meaning}.`)
+          .join(' '),
+    }),
+    /** For people, in English; its wording may change. */
     message: z.string(),
   })
-  .meta({ id: 'Error' });
+  .meta({
+    id: 'Error',
+    examples: [
+      {
+        statusCode: 402,
+        error: 'Payment Required',
+        code: 'insufficient_balance',
+        message: 'Not enough balance',
+      },
+    ],
+  });
 export type ApiErrorBody = z.infer<typeof ErrorSchema>;
 
 /** Paging of every list call: `count` is capped at 300 rather than refused. */

@@ -97,6 +97,7 @@ describe('messageSerializerCompiler', () => {
     const error = {
       statusCode: 404,
       error: 'Not Found',
+      code: 'not_found',
       message: 'No such client',
     };
     const serialize = messageSerializerCompiler({

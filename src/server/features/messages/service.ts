@@ -13,9 +13,11 @@ import type { Deps } from '../../deps.ts';
 import {
   badRequest,
   conflict,
+  destinationRefused,
   forbidden,
-  HttpError,
+  type HttpError,
   notFound,
+  rateLimited,
 } from '../../errors.ts';
 import { csvField } from '../../../shared/csv.ts';
 import { idempotencyClaim, sendRefused } from '../../idempotency.ts';
@@ -44,10 +46,9 @@ export function refusalReason(
 }
 
 export function throttled(retryAfterSeconds: number): HttpError {
-  return new HttpError(
-    429,
+  return rateLimited(
     `This client is sending more messages a second than its limit allows. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`,
-    { 'retry-after': String(retryAfterSeconds) },
+    retryAfterSeconds,
   );
 }
 
@@ -106,8 +107,9 @@ export async function sendSms(
       throw sendRefused(outcome);
     case 'blocked':
     case 'not-allowed':
-      throw forbidden(
+      throw destinationRefused(
         refusalReason(input.recipient, outcome.kind, outcome.destination),
+        outcome.kind === 'blocked',
       );
     case 'throttled':
       throw throttled(outcome.retryAfterSeconds);
@@ -144,7 +146,7 @@ export async function cancelMessage(
   }
   const canceled = await repo.cancelMessage(deps.db, messageId);
   const message = (await repo.getMessage(deps.db, clientId, messageId))!;
-  if (!canceled) throw conflict(notScheduled(message.state));
+  if (!canceled) throw conflict(notScheduled(message.state), 'not_cancelable');
   deps.deliveryWake.count('CANCELED');
   return message;
 }
