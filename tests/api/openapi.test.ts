@@ -183,7 +183,10 @@ describe('the OpenAPI description', () => {
     };
     visit(doc.paths, '#/paths');
     visit(doc.components, '#/components');
-    expect(negative).toEqual([]);
+    // The one exception: the WORLD_SPECIAL gateway's own message id, taken as it sends it.
+    expect(negative).toEqual([
+      '#/paths//api/webhooks/world-special/dlr/post/requestBody/content/application/json/schema/properties/id/anyOf/1',
+    ]);
 
     const send =
       doc.paths['/api/clients/{clientId}/messages/sms'].post.requestBody
@@ -196,6 +199,40 @@ describe('the OpenAPI description', () => {
     expect(new RegExp(send.recipient.pattern).test('12345')).toBe(false);
     expect(send.body).toMatchObject({ minLength: 1, maxLength: 1530 });
     expect(send.sendAt).toMatchObject({ format: 'date-time' });
+  });
+
+  it('describes the status callback as a webhook, and the gateway receipt as bearer-authenticated', () => {
+    const status = doc.webhooks.messageStatus.post;
+    expect(status.parameters).toEqual([
+      expect.objectContaining({
+        name: 'X-Signature',
+        in: 'header',
+        required: true,
+      }),
+    ]);
+    expect(status.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/StatusCallbackEvent',
+    });
+    expect(
+      Object.keys(doc.components.schemas.StatusCallbackEvent.properties),
+    ).toEqual([
+      'messageId',
+      'clientId',
+      'reference',
+      'state',
+      'deliveryMethod',
+      'error',
+      'dateUpdated',
+    ]);
+    const gateway = doc.paths['/api/webhooks/world-special/dlr'].post;
+    expect(gateway.security).toEqual([{ gatewayBearer: [] }]);
+    expect(doc.components.securitySchemes.gatewayBearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    expect(
+      gateway.requestBody.content['application/json'].schema.required,
+    ).toEqual(['id', 'status']);
   });
 
   it('names the server by PUBLIC_URL, has a license and only the components it uses', () => {

@@ -147,9 +147,85 @@ function usedSchemas(doc: OpenApiDocument): Set<string> {
   return used;
 }
 
+/**
+ * What this server POSTs to a client's status callback URL (OpenAPI 3.1 `webhooks`), signed
+ * with the client's statusCallbackSigningKey.
+ */
+const STATUS_WEBHOOK = {
+  messageStatus: {
+    post: {
+      operationId: 'messageStatus',
+      tags: ['webhooks'],
+      summary:
+        "A message changed state: POSTed to the client's statusCallbackUrl",
+      description:
+        'Sent for every state change of the messages of a client with a statusCallbackUrl ' +
+        '(SCHEDULED, ACCEPTED, SUBMITTED, then the final state). Check X-Signature before ' +
+        'trusting the body, and refuse a `t` older than a few minutes. Events may arrive out of ' +
+        'order: order them by `dateUpdated`. A non-2xx answer, or none within 10 s, is tried ' +
+        'again after 15 s, 1 min, 5 min, 15 min, 30 min, 1 h, 2 h, 4 h and 6 h (about 26 hours).',
+      security: [],
+      parameters: [
+        {
+          name: 'X-Signature',
+          in: 'header',
+          required: true,
+          description:
+            '`t=<unix seconds>,v1=<hex HMAC-SHA256(statusCallbackSigningKey as UTF-8, "<t>.<raw body>")>`',
+          schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+          example:
+            't=1796202002,v1=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/StatusCallbackEvent' },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description:
+            'Any 2xx answer: the event is received and not sent again',
+        },
+        '4XX': {
+          description:
+            'Any other answer (or none within 10 s): the event is tried again later',
+        },
+      },
+    },
+  },
+};
+
+/** The generic gateway's receipt (the route's own parser checks it after the bearer token). */
+const GATEWAY_RECEIPT = {
+  required: true,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          id: {
+            anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }],
+            description: 'The id the gateway answered the submit with',
+          },
+          status: {
+            type: 'string',
+            enum: ['delivered', 'undelivered', 'expired', 'rejected'],
+          },
+          error: { type: 'string', description: "The gateway's reason" },
+        },
+        required: ['id', 'status'],
+      },
+    },
+  },
+};
+
 export function finishDocument(
   doc: OpenApiDocument,
-  options: { publicUrl: string; webhooks?: Json },
+  options: { publicUrl: string },
 ): OpenApiDocument {
   doc.servers = [
     { url: options.publicUrl, description: 'This server (PUBLIC_URL)' },
@@ -158,7 +234,7 @@ export function finishDocument(
     name: 'Proprietary',
     identifier: 'LicenseRef-Proprietary',
   };
-  if (options.webhooks) doc.webhooks = options.webhooks;
+  doc.webhooks = STATUS_WEBHOOK;
   // The console's own pages are not part of the API.
   for (const path of Object.keys(doc.paths)) {
     if (!path.startsWith('/api/')) delete doc.paths[path];
@@ -177,6 +253,9 @@ export function finishDocument(
     for (const operation of Object.values(operations)) {
       const id = operation.operationId ?? '';
       const examples = OPERATION_EXAMPLES[id];
+      if (id === 'receiveWorldSpecialReceipt') {
+        operation.requestBody = structuredClone(GATEWAY_RECEIPT);
+      }
       for (const media of Object.values(operation.requestBody?.content ?? {})) {
         giveExample(media, components, examples?.request);
       }
@@ -247,6 +326,11 @@ export function finishDocument(
     }
   }
 
+  giveExample(
+    STATUS_WEBHOOK.messageStatus.post.requestBody.content['application/json'],
+    components,
+    undefined,
+  );
   const used = usedSchemas(doc);
   for (const name of Object.keys(components)) {
     if (!used.has(name)) delete components[name];

@@ -258,3 +258,38 @@ export const IdempotencyKeySchema = z
     /^[\x21-\x7e][\x20-\x7e]{0,254}$/,
     'Idempotency-Key must be 1 to 255 printable ASCII characters',
   );
+
+/**
+ * The status callback's JSON body (CONTRACT "Status callbacks"; built by callbackBody in
+ * src/server/delivery/callbacks/body.ts, whose test checks it against this schema): the OpenAPI
+ * description's `webhooks.messageStatus`.
+ */
+export const StatusCallbackEventSchema = z
+  .object({
+    messageId: IdSchema,
+    clientId: IdSchema,
+    /** The send's `reference`; null when it had none. */
+    reference: z.string().nullable(),
+    state: z.enum(MESSAGE_STATES),
+    /** Method of the latest attempt; null until the message is routed. */
+    deliveryMethod: z.enum(DELIVERY_METHODS).nullable(),
+    /** Why a message did not reach DELIVERED, as the provider said it; null otherwise. */
+    error: z.string().nullable(),
+    /** When the message entered this state: order a message's events by it. */
+    dateUpdated: TimestampSchema,
+  })
+  .meta({
+    id: 'StatusCallbackEvent',
+    examples: [
+      {
+        messageId: '0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
+        clientId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+        reference: 'order-1042',
+        state: 'DELIVERED',
+        deliveryMethod: 'MELROSE_SMPP',
+        error: null,
+        dateUpdated: '2026-11-28T09:00:02.000Z',
+      },
+    ],
+  });
+export type StatusCallbackEvent = z.infer<typeof StatusCallbackEventSchema>;

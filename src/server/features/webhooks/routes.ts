@@ -138,7 +138,7 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
           description:
             'JSON {"id", "status": "delivered"|"undelivered"|"expired"|"rejected", "error"?} ' +
             'with Authorization: Bearer WORLD_SPECIAL_TOKEN.',
-          security: [],
+          security: [{ gatewayBearer: [] }],
           response: {
             200: AnswerSchema,
             ...errorResponses(400, 401, 429),
