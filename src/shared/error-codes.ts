@@ -26,7 +26,7 @@ export const ERROR_CODES = {
   client_limit_reached:
     'The user already has the maximum number of API clients (409)',
   not_cancelable:
-    'The message or batch is no longer SCHEDULED, so it cannot be cancelled (409)',
+    'The message is no longer SCHEDULED, so it cannot be cancelled (409)',
   payload_too_large: 'The request body is too large (413)',
   unsupported_media_type:
     'The body has a content type this call does not take (415)',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODE_NAMES } from '../../src/shared/error-codes.ts';
+import { ERROR_CODE_NAMES, ERROR_CODES } from '../../src/shared/error-codes.ts';
 import { ErrorSchema } from '../../src/shared/schemas/common.ts';
 import { httpClient, type Answer } from '../support/http.ts';
 import {
@@ -191,6 +192,20 @@ describe('error codes', () => {
       409,
       'email_taken',
       'This email is already registered',
+    );
+  });
+
+  it('lists every code with its meaning in the README', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('### Error codes'));
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` +\| (.+?) +\|$/gm)].map(
+      ([, code, meaning]) => [code, meaning],
+    );
+    expect(rows).toEqual(
+      Object.entries(ERROR_CODES).map(([code, meaning]) => [
+        code,
+        meaning.replaceAll('|', '\\|'),
+      ]),
     );
   });
 

@@ -70,7 +70,7 @@ describe('lists paged by selectPage', () => {
       expect(page.body.batches).toEqual([alone.body]);
       // Past the end: no row carries the count, which is still the list's.
       const past = await http.get(`${path}?count=1&offset=5`);
-      expect(past.body).toMatchObject({ total: 2, batches: [] });
+      expect(past.body).toMatchObject({ total: 2, count: 1, batches: [] });
     }
   });
 
@@ -145,6 +145,8 @@ describe('lists paged by selectPage', () => {
       const answer = await http.get(`${list}${sep}count=300`);
       expect(answer.status, what).toBe(200);
       expect(answer.body.total, what).toBe(total);
+      // `count` is the page size in every list, even on a page holding fewer.
+      expect(answer.body.count, what).toBe(300);
       expect(answer.body[key], what).toHaveLength(total);
       for (const item of answer.body[key]) {
         const alone = await http.get(one(item));
@@ -199,6 +201,7 @@ describe('lists paged by selectPage', () => {
       if (total !== undefined) expect(all.body.total, list).toBe(total);
       expect(all.body.total, list).toBeGreaterThan(0);
       expect(all.body[key], list).toHaveLength(all.body.total);
+      expect(all.body.count, list).toBe(300);
       // Page by page, the same items in the same order, each page counting the whole list.
       const paged = [];
       for (let offset = 0; offset < all.body.total; offset++) {

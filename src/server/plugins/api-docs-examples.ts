@@ -288,7 +288,7 @@ export const OPERATION_EXAMPLES: Record<
     request: { role: 'ROLE_CLIENT_ADMIN' },
     answer: roles,
   },
-  listAuditEvents: {
+  adminListAuditEvents: {
     answer: {
       ...page,
       events: [

@@ -86,9 +86,16 @@ export function pagingSchema(defaultCount: number) {
 }
 
 export const ListMetaSchema = z.object({
-  total: z.number().int().nonnegative(),
-  count: z.number().int().nonnegative(),
-  offset: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative().meta({
+    description: 'How many items the whole list holds, over all pages',
+  }),
+  count: z.number().int().nonnegative().meta({
+    description:
+      'The page size: the `count` asked for (default 30, at most 300); the page may hold fewer',
+  }),
+  offset: z.number().int().nonnegative().meta({
+    description: 'How many items of the list come before this page',
+  }),
 });
 
 /** Money is a JSON number carrying the exact decimal value (at most 15 significant digits). */

@@ -159,7 +159,8 @@ export async function listBatches(
   const { items, total } = await repo.listBatches(deps.db, clientId, page);
   return {
     total,
-    count: items.length,
+    // The page size, as every list answers it (the page may hold fewer).
+    count: page.count,
     offset: page.offset,
     batches: items,
   };

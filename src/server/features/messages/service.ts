@@ -202,7 +202,8 @@ export async function listMessages(
   });
   return {
     total: page.total,
-    count: page.items.length,
+    // The page size, as every list answers it (the page may hold fewer).
+    count,
     offset,
     messages: page.items,
   };
