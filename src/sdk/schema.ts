@@ -1025,6 +1025,21 @@ export interface components {
         | 'UNAVAILABLE';
       providerMessageId: string | null;
       error: string | null;
+      /** @description Why it was not delivered, the same whatever the provider (null when there is no error): `unknown_destination`: The number does not exist, is not in service or cannot be routed. `unreachable`: The handset was off, out of coverage or busy, and the network gave up. `blocked_by_carrier`: The carrier or the subscriber blocked it (barred number, spam or content filter, the subscriber's own bar). `expired`: Not delivered within its validity period. `rejected`: The provider refused the message itself (its text, sender or form). `throttled`: The provider asked to slow down. `provider_unavailable`: The provider could not be reached, did not answer in time, or failed. `provider_error`: Another error the provider reported. */
+      errorCode:
+        | (
+            | 'unknown_destination'
+            | 'unreachable'
+            | 'blocked_by_carrier'
+            | 'expired'
+            | 'rejected'
+            | 'throttled'
+            | 'provider_unavailable'
+            | 'provider_error'
+          )
+        | null;
+      /** @description The provider's own code beside it: an SMPP command_status (`0x0b`), a receipt's `err`, Vonage's `status 7`, `HTTP 429`, the gateway's status; null when it gave none */
+      providerErrorCode: string | null;
       /** Format: date-time */
       dateCreated: string;
     };
@@ -1063,6 +1078,8 @@ export interface components {
      *           "state": "DELIVERED",
      *           "providerMessageId": "5f1c0a",
      *           "error": null,
+     *           "errorCode": null,
+     *           "providerErrorCode": null,
      *           "dateCreated": "2026-11-28T09:00:00.000Z"
      *         }
      *       ],
@@ -1162,6 +1179,8 @@ export interface components {
      *       "state": "DELIVERED",
      *       "deliveryMethod": "MELROSE_SMPP",
      *       "error": null,
+     *       "errorCode": null,
+     *       "providerErrorCode": null,
      *       "dateUpdated": "2026-11-28T09:00:02.000Z"
      *     }
      */
@@ -1184,6 +1203,21 @@ export interface components {
         | 'CANCELED';
       deliveryMethod: ('VONAGE_SMS' | 'MELROSE_SMPP' | 'WORLD_SPECIAL') | null;
       error: string | null;
+      /** @description Why it was not delivered, the same whatever the provider (null when there is no error): `unknown_destination`: The number does not exist, is not in service or cannot be routed. `unreachable`: The handset was off, out of coverage or busy, and the network gave up. `blocked_by_carrier`: The carrier or the subscriber blocked it (barred number, spam or content filter, the subscriber's own bar). `expired`: Not delivered within its validity period. `rejected`: The provider refused the message itself (its text, sender or form). `throttled`: The provider asked to slow down. `provider_unavailable`: The provider could not be reached, did not answer in time, or failed. `provider_error`: Another error the provider reported. */
+      errorCode:
+        | (
+            | 'unknown_destination'
+            | 'unreachable'
+            | 'blocked_by_carrier'
+            | 'expired'
+            | 'rejected'
+            | 'throttled'
+            | 'provider_unavailable'
+            | 'provider_error'
+          )
+        | null;
+      /** @description The provider's own code beside it: an SMPP command_status (`0x0b`), a receipt's `err`, Vonage's `status 7`, `HTTP 429`, the gateway's status; null when it gave none */
+      providerErrorCode: string | null;
       /** Format: date-time */
       dateUpdated: string;
     };
@@ -3663,6 +3697,8 @@ export interface operations {
            *           "state": "DELIVERED",
            *           "providerMessageId": "5f1c0a",
            *           "error": null,
+           *           "errorCode": null,
+           *           "providerErrorCode": null,
            *           "dateCreated": "2026-11-28T09:00:00.000Z"
            *         }
            *       ],
@@ -5963,6 +5999,8 @@ export interface operations {
            *           "state": "DELIVERED",
            *           "providerMessageId": "5f1c0a",
            *           "error": null,
+           *           "errorCode": null,
+           *           "providerErrorCode": null,
            *           "dateCreated": "2026-11-28T09:00:00.000Z"
            *         }
            *       ],
@@ -6430,6 +6468,8 @@ export interface operations {
          *       "state": "DELIVERED",
          *       "deliveryMethod": "MELROSE_SMPP",
          *       "error": null,
+         *       "errorCode": null,
+         *       "providerErrorCode": null,
          *       "dateUpdated": "2026-11-28T09:00:02.000Z"
          *     }
          */

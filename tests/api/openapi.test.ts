@@ -222,6 +222,8 @@ describe('the OpenAPI description', () => {
       'state',
       'deliveryMethod',
       'error',
+      'errorCode',
+      'providerErrorCode',
       'dateUpdated',
     ]);
     const gateway = doc.paths['/api/webhooks/world-special/dlr'].post;

@@ -146,6 +146,8 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
         state: 'DELIVERED',
         providerMessageId: '5f1c0a',
         error: null,
+        errorCode: null,
+        providerErrorCode: null,
         dateCreated: AT,
       },
     ],

@@ -6,6 +6,10 @@ import {
   RECIPIENT_MAX_DIGITS,
   RECIPIENT_MIN_DIGITS,
 } from '../limits.ts';
+import {
+  DELIVERY_ERROR_CODE_NAMES,
+  DELIVERY_ERROR_CODES,
+} from '../delivery-errors.ts';
 import { cleanRecipient, isValidRecipient } from '../recipient.ts';
 import {
   countSms,
@@ -187,13 +191,33 @@ export const MessageSchema = z
   .meta({ id: 'Message' });
 export type Message = z.infer<typeof MessageSchema>;
 
+/** `errorCode` and `providerErrorCode` (src/shared/delivery-errors.ts) beside an `error`. */
+const DeliveryErrorShape = {
+  errorCode: z
+    .enum(DELIVERY_ERROR_CODE_NAMES)
+    .nullable()
+    .meta({
+      description:
+        'Why it was not delivered, the same whatever the provider (null when there is no error): ' +
+        Object.entries(DELIVERY_ERROR_CODES)
+          .map(([code, meaning]) => `\`${code}\`: ${meaning}.`)
+          .join(' '),
+    }),
+  providerErrorCode: z.string().nullable().meta({
+    description:
+      "The provider's own code beside it: an SMPP command_status (`0x0b`), a receipt's `err`, Vonage's `status 7`, `HTTP 429`, the gateway's status; null when it gave none",
+  }),
+};
+
 export const MessageAttemptSchema = z
   .object({
     method: z.enum(DELIVERY_METHODS),
     state: z.enum(ATTEMPT_STATES),
     /** The provider's id (one per part, comma-separated); null when no provider took it. */
     providerMessageId: z.string().nullable(),
+    /** The provider's words; null when it was delivered or is still under way. */
     error: z.string().nullable(),
+    ...DeliveryErrorShape,
     dateCreated: TimestampSchema,
   })
   .meta({ id: 'MessageAttempt' });
@@ -275,6 +299,7 @@ export const StatusCallbackEventSchema = z
     deliveryMethod: z.enum(DELIVERY_METHODS).nullable(),
     /** Why a message did not reach DELIVERED, as the provider said it; null otherwise. */
     error: z.string().nullable(),
+    ...DeliveryErrorShape,
     /** When the message entered this state: order a message's events by it. */
     dateUpdated: TimestampSchema,
   })
@@ -288,6 +313,8 @@ export const StatusCallbackEventSchema = z
         state: 'DELIVERED',
         deliveryMethod: 'MELROSE_SMPP',
         error: null,
+        errorCode: null,
+        providerErrorCode: null,
         dateUpdated: '2026-11-28T09:00:02.000Z',
       },
     ],

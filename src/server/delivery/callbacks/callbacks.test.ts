@@ -82,7 +82,7 @@ describe('callbackBody', () => {
     expect(StatusCallbackEventSchema.strict().parse(event)).toEqual(event);
   });
 
-  it('has exactly the contract’s fields, in order, dateUpdated in ISO 8601 UTC', () => {
+  it('has the contract’s fields and the normalised error code, in order, dateUpdated in ISO 8601 UTC', () => {
     const body = callbackBody({
       messageId: '8c1d7a52-3f1b-4f7e-9a39-6d1f0e2c4b11',
       clientId: 'c-42',
@@ -95,6 +95,7 @@ describe('callbackBody', () => {
     expect(body).toBe(
       '{"messageId":"8c1d7a52-3f1b-4f7e-9a39-6d1f0e2c4b11","clientId":"c-42","reference":"order-7",' +
         '"state":"UNDELIVERED","deliveryMethod":"WORLD_SPECIAL","error":"undelivered: absent subscriber",' +
+        '"errorCode":"unreachable","providerErrorCode":"undelivered",' +
         '"dateUpdated":"2026-11-23T14:04:05.123Z"}',
     );
     expect(
@@ -116,6 +117,8 @@ describe('callbackBody', () => {
       state: 'ACCEPTED',
       deliveryMethod: null,
       error: null,
+      errorCode: null,
+      providerErrorCode: null,
       dateUpdated: '1970-01-01T00:00:00.000Z',
     });
   });
