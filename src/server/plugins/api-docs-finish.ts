@@ -234,7 +234,9 @@ export function finishDocument(
     name: 'Proprietary',
     identifier: 'LicenseRef-Proprietary',
   };
-  doc.webhooks = STATUS_WEBHOOK;
+  // A copy: the example given below must not change the module's constant.
+  const webhooks = structuredClone(STATUS_WEBHOOK);
+  doc.webhooks = webhooks;
   // The console's own pages are not part of the API.
   for (const path of Object.keys(doc.paths)) {
     if (!path.startsWith('/api/')) delete doc.paths[path];
@@ -327,7 +329,7 @@ export function finishDocument(
   }
 
   giveExample(
-    STATUS_WEBHOOK.messageStatus.post.requestBody.content['application/json'],
+    webhooks.messageStatus.post.requestBody.content['application/json'],
     components,
     undefined,
   );
