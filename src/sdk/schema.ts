@@ -161,7 +161,10 @@ export interface paths {
     /** List my clients */
     get: operations['listClients'];
     put?: never;
-    /** Create an API client; the secret is shown only in this answer */
+    /**
+     * Create an API client; the secret is shown only in this answer
+     * @description The client's id and secret are HTTP Basic credentials for that client's balance, messages and batches. Store the secret now: it is never shown again (resetClientSecret replaces it). At most 30 clients a user (409 client_limit_reached).
+     */
     post: operations['createClient'];
     delete?: never;
     options?: never;
@@ -629,7 +632,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A client's default balance (user credentials, or that client's id and secret) */
+    /**
+     * A client's default balance (user credentials, or that client's id and secret)
+     * @description Its id is the client's id. `amount` is exact (at most 4 decimal places) in `currency`; a send is refused with 402 (insufficient_balance) when it is lower than the send's price. `minThreshold` is the level below which the owner is warned.
+     */
     get: operations['getBalance'];
     put?: never;
     post?: never;
@@ -646,7 +652,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A client's ledger, newest first: every credit, debit and refund with the balance after it */
+    /**
+     * A client's ledger, newest first: every credit, debit and refund with the balance after it
+     * @description `amount` is signed: FREE_CREDIT and REFUND positive, SMS negative (one entry per message, with its recipient, segments and price). Filters: kind, since and until (ISO 8601; until exclusive).
+     */
     get: operations['listLedgerEntries'];
     put?: never;
     post?: never;
@@ -797,7 +806,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One message of a client, with its delivery attempts */
+    /**
+     * One message of a client, with its delivery attempts
+     * @description Each attempt keeps the provider's words (`error`), `errorCode` (why it was not delivered, the same whatever the provider) and `providerErrorCode` (the provider's own code); `callbacks` lists every status callback try. Poll it until a final state (DELIVERED, UNDELIVERED, EXPIRED, REJECTED, FAILED, CANCELED), or take the status callback instead (webhooks.messageStatus).
+     */
     get: operations['getMessage'];
     put?: never;
     post?: never;

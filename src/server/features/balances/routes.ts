@@ -36,6 +36,10 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary:
             "A client's default balance (user credentials, or that client's id and secret)",
+          description:
+            "Its id is the client's id. `amount` is exact (at most 4 decimal places) in " +
+            '`currency`; a send is refused with 402 (insufficient_balance) when it is lower than ' +
+            "the send's price. `minThreshold` is the level below which the owner is warned.",
           params: ClientIdParamsSchema,
           response: {
             200: BalanceSchema,
@@ -59,6 +63,10 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary:
             "A client's ledger, newest first: every credit, debit and refund with the balance after it",
+          description:
+            '`amount` is signed: FREE_CREDIT and REFUND positive, SMS negative (one entry per ' +
+            'message, with its recipient, segments and price). Filters: kind, since and until ' +
+            '(ISO 8601; until exclusive).',
           params: ClientIdParamsSchema,
           querystring: LedgerQuerySchema,
           response: {

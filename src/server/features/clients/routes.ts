@@ -31,6 +31,10 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           tags,
           summary:
             'Create an API client; the secret is shown only in this answer',
+          description:
+            "The client's id and secret are HTTP Basic credentials for that client's balance, " +
+            'messages and batches. Store the secret now: it is never shown again ' +
+            '(resetClientSecret replaces it). At most 30 clients a user (409 client_limit_reached).',
           body: CreateClientSchema,
           response: {
             201: ClientWithSecretSchema,

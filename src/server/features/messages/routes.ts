@@ -216,6 +216,12 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
           operationId: 'getMessage',
           tags,
           summary: 'One message of a client, with its delivery attempts',
+          description:
+            "Each attempt keeps the provider's words (`error`), `errorCode` (why it was not " +
+            'delivered, the same whatever the provider) and `providerErrorCode` (the ' +
+            "provider's own code); `callbacks` lists every status callback try. Poll it until a " +
+            'final state (DELIVERED, UNDELIVERED, EXPIRED, REJECTED, FAILED, CANCELED), or take ' +
+            'the status callback instead (webhooks.messageStatus).',
           params: MessageParamsSchema,
           response: {
             200: MessageDetailSchema,
