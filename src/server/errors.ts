@@ -1,17 +1,26 @@
-/** The one error class of the server; the error handler turns it into {statusCode, error, message}. */
+import { errorCodeOfStatus, type ErrorCode } from '../shared/error-codes.ts';
+
+/**
+ * The one error class of the server; the error handler turns it into
+ * {statusCode, error, code, message}. `code` (src/shared/error-codes.ts) defaults to the
+ * status's; the named makers below give the specific ones.
+ */
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly headers: Record<string, string>;
+  readonly code: ErrorCode;
 
   constructor(
     statusCode: number,
     message: string,
     headers: Record<string, string> = {},
+    code: ErrorCode = errorCodeOfStatus(statusCode),
   ) {
     super(message);
     this.name = 'HttpError';
     this.statusCode = statusCode;
     this.headers = headers;
+    this.code = code;
   }
 }
 
@@ -23,12 +32,37 @@ export const forbidden = (message = 'You do not have permission to do this') =>
   new HttpError(403, message);
 export const notFound = (what: string) =>
   new HttpError(404, `${what} not found`);
-export const conflict = (message: string) => new HttpError(409, message);
-export const unprocessable = (message: string) => new HttpError(422, message);
+export const conflict = (
+  message: string,
+  code:
+    | 'conflict'
+    | 'email_taken'
+    | 'client_limit_reached'
+    | 'not_cancelable' = 'conflict',
+) => new HttpError(409, message, {}, code);
+export const unprocessable = (
+  message: string,
+  code:
+    | 'unprocessable'
+    | 'wrong_password'
+    | 'idempotency_key_reused' = 'unprocessable',
+) => new HttpError(422, message, {}, code);
+/** A send to a destination the price list blocks, or outside the client's allowed prefixes. */
+export const destinationRefused = (message: string, blocked: boolean) =>
+  new HttpError(
+    403,
+    message,
+    {},
+    blocked ? 'destination_blocked' : 'destination_not_allowed',
+  );
+/** 429 with the seconds to wait in Retry-After. */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, message, { 'retry-after': String(retryAfterSeconds) });
 export const tooManyRequests = (retryAfterSeconds: number) =>
-  new HttpError(429, 'Too many failed login attempts. Try again later.', {
-    'retry-after': String(retryAfterSeconds),
-  });
+  rateLimited(
+    'Too many failed login attempts. Try again later.',
+    retryAfterSeconds,
+  );
 
 /** PostgreSQL error code of a unique violation, from either driver. */
 export function isUniqueViolation(error: unknown): boolean {

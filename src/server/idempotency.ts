@@ -33,7 +33,7 @@ export function sendRefused(refusal: SendRefusal) {
     case 'no-balance':
       return paymentRequired(NOT_ENOUGH_BALANCE);
     case 'key-reused':
-      return unprocessable(IDEMPOTENCY_KEY_REUSED);
+      return unprocessable(IDEMPOTENCY_KEY_REUSED, 'idempotency_key_reused');
   }
 }
 

@@ -80,6 +80,7 @@ describe('POST /api/admin/clients', () => {
       expect(answer.body).toEqual({
         statusCode: 409,
         error: 'Conflict',
+        code: 'client_limit_reached',
         message: 'You have reach the maximum allowed number of clients.',
       });
     }

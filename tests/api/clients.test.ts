@@ -60,6 +60,7 @@ describe('POST /api/clients', () => {
       expect(answer.body).toEqual({
         statusCode: 409,
         error: 'Conflict',
+        code: 'client_limit_reached',
         message: 'You have reach the maximum allowed number of clients.',
       });
     }
@@ -185,6 +186,7 @@ describe('one client', () => {
       expect(answer.body).toEqual({
         statusCode: 404,
         error: 'Not Found',
+        code: 'not_found',
         message: expect.any(String),
       });
     }

@@ -88,6 +88,8 @@ describe('delivery through SMPP', () => {
         state: 'DELIVERED',
         providerMessageId: expect.stringMatching(/^S/),
         error: null,
+        errorCode: null,
+        providerErrorCode: null,
         dateCreated: expect.any(String),
       },
     ]);

@@ -186,6 +186,7 @@ describe('balance rules', () => {
     expect(refused.body).toEqual({
       statusCode: 402,
       error: 'Payment Required',
+      code: 'insufficient_balance',
       message: 'Not enough balance',
     });
     expect(await balance()).toBe(0.05);

@@ -242,6 +242,7 @@ describe('X-Request-Id', () => {
       expect(answer.body).toEqual({
         statusCode: 503,
         error: 'Service Unavailable',
+        code: 'unavailable',
         message: 'The service is temporarily unavailable. Try again shortly.',
         requestId: 'trace-5xx-1',
       });

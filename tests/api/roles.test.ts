@@ -116,6 +116,7 @@ describe('adding and removing roles', () => {
         expect(answer.body).toEqual({
           statusCode: 400,
           error: 'Bad Request',
+          code: 'validation_failed',
           message: 'Invalid role',
         });
       }
@@ -317,6 +318,7 @@ describe('the role matrix of /api/admin', () => {
       expect(answer.body).toEqual({
         statusCode: 403,
         error: 'Forbidden',
+        code: 'forbidden',
         message: expect.any(String),
       });
     }
@@ -448,6 +450,7 @@ describe('who may grant or remove a role (issue 9: no escalation)', () => {
       expect(answer.body).toEqual({
         statusCode: 403,
         error: 'Forbidden',
+        code: 'forbidden',
         message: OWN,
       });
     }

@@ -500,6 +500,8 @@ describe('status callback events', () => {
       'state',
       'deliveryMethod',
       'error',
+      'errorCode',
+      'providerErrorCode',
       'dateUpdated',
       'simulated',
     ]);

@@ -63,6 +63,7 @@ describe('POST /api/register', () => {
     expect(again.body).toEqual({
       statusCode: 409,
       error: 'Conflict',
+      code: 'email_taken',
       message: 'This email is already registered',
     });
   });

@@ -7,6 +7,9 @@ import {
 } from 'fastify-type-provider-zod';
 import { publicScope } from '../auth/scopes.ts';
 import type { Config } from '../config.ts';
+// Registers the status callback's schema (StatusCallbackEvent) for the document's webhooks.
+import '../../shared/schemas/messages.ts';
+import { finishDocument, type OpenApiDocument } from './api-docs-finish.ts';
 import { DOCS_CSP } from './security-headers.ts';
 
 /**
@@ -29,12 +32,25 @@ export async function apiDocs(
         version: '1.0.0',
       },
       components: {
-        securitySchemes: { basic: { type: 'http', scheme: 'basic' } },
+        securitySchemes: {
+          basic: { type: 'http', scheme: 'basic' },
+          // Only the WORLD_SPECIAL gateway's receipt webhook: its WORLD_SPECIAL_TOKEN.
+          gatewayBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'The WORLD_SPECIAL gateway calls its receipt webhook with Authorization: Bearer WORLD_SPECIAL_TOKEN',
+          },
+        },
       },
       security: [{ basic: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (document) =>
+      finishDocument(
+        jsonSchemaTransformObject(document) as unknown as OpenApiDocument,
+        { publicUrl: config.delivery.publicUrl },
+      ) as unknown as ReturnType<typeof jsonSchemaTransformObject>,
   });
   await app.register(async (docs) => {
     publicScope(docs);

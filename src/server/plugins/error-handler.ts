@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { errorCodeOfStatus, type ErrorCode } from '../../shared/error-codes.ts';
 import { HttpError, pgCode } from '../errors.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
@@ -66,8 +67,18 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 /** Seconds a client is asked to wait when the database is unavailable. */
 export const UNAVAILABLE_RETRY_AFTER = 5;
 
-export function errorBody(statusCode: number, message: string) {
-  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+/** `code`: the stable name a program branches on (src/shared/error-codes.ts). */
+export function errorBody(
+  statusCode: number,
+  message: string,
+  code: ErrorCode = errorCodeOfStatus(statusCode),
+) {
+  return {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    code,
+    message,
+  };
 }
 
 /** A 5xx answer's body: the error's shape plus the request id, which finds it in the log. */
@@ -75,8 +86,9 @@ export function serverErrorBody(
   statusCode: number,
   message: string,
   requestId: string,
+  code?: ErrorCode,
 ) {
-  return { ...errorBody(statusCode, message), requestId };
+  return { ...errorBody(statusCode, message, code), requestId };
 }
 
 /**
@@ -96,8 +108,13 @@ export function handleErrors(app: FastifyInstance): void {
         .code(error.statusCode)
         .send(
           error.statusCode >= 500
-            ? serverErrorBody(error.statusCode, error.message, request.id)
-            : errorBody(error.statusCode, error.message),
+            ? serverErrorBody(
+                error.statusCode,
+                error.message,
+                request.id,
+                error.code,
+              )
+            : errorBody(error.statusCode, error.message, error.code),
         );
     }
     // PostgreSQL text cannot hold NUL (22021): such input is the caller's error, not a 500.
@@ -127,7 +144,9 @@ export function handleErrors(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send(errorBody(status, error.message));
+      // Fastify's own 400s: a body it could not read (malformed JSON, an empty JSON body).
+      const code = status === 400 ? 'bad_request' : errorCodeOfStatus(status);
+      return reply.code(status).send(errorBody(status, error.message, code));
     }
     request.log.error(
       {

@@ -95,7 +95,7 @@ export const LedgerEntrySchema = z
     messageId: IdSchema.nullable(),
     /** The message's recipient and segments, for SMS and REFUND entries; null otherwise. */
     recipient: z.string().nullable(),
-    segments: z.number().int().nullable(),
+    segments: z.number().int().nonnegative().nullable(),
     /**
      * For SMS and REFUND entries, the price per segment the message was charged at and the
      * price list prefix that set it (null for the default price, SMS_PRICE); null otherwise.
@@ -139,8 +139,8 @@ export const UsageQuerySchema = z.object({
 export const UsageDaySchema = z.object({
   /** YYYY-MM-DD, UTC. */
   date: z.string(),
-  messages: z.number().int(),
-  segments: z.number().int(),
+  messages: z.number().int().nonnegative(),
+  segments: z.number().int().nonnegative(),
   /** Spent that day: debits less refunds. */
   amount: AmountSchema,
 });

@@ -6,7 +6,12 @@ import {
   pagingSchema,
   TimestampSchema,
 } from './common.ts';
-import { MESSAGE_STATES, SendSmsSchema, sendAtSchema } from './messages.ts';
+import {
+  MESSAGE_STATES,
+  SEND_AT_DOCS,
+  SendSmsSchema,
+  sendAtSchema,
+} from './messages.ts';
 
 // Defined with the send, whose schema takes `sendAt` too (an import the other way round would be
 // a cycle).
@@ -26,7 +31,7 @@ export const BatchSchema = z
   .object({
     id: IdSchema,
     /** Distinct recipients (duplicates are sent once). */
-    total: z.number().int(),
+    total: z.number().int().nonnegative(),
     /** The sum of its messages' prices. */
     amount: AmountSchema,
     body: z.string(),
@@ -34,7 +39,10 @@ export const BatchSchema = z
     sendAt: TimestampSchema.nullable(),
     dateCreated: TimestampSchema,
     /** Its messages by state, counted live by the database. */
-    states: z.partialRecord(z.enum(MESSAGE_STATES), z.number().int()),
+    states: z.partialRecord(
+      z.enum(MESSAGE_STATES),
+      z.number().int().nonnegative(),
+    ),
   })
   .meta({ id: 'Batch' });
 export type Batch = z.infer<typeof BatchSchema>;
@@ -50,7 +58,7 @@ export const BatchListQuerySchema = pagingSchema(30);
 export const CreatedBatchSchema = z
   .object({
     id: IdSchema,
-    total: z.number().int(),
+    total: z.number().int().nonnegative(),
     amount: AmountSchema,
     sendAt: TimestampSchema.nullable(),
     dateCreated: TimestampSchema,
@@ -76,6 +84,6 @@ export const CreateBatchSchema = z.object({
     ),
   body: SendSmsSchema.shape.body,
   sender: SendSmsSchema.shape.sender.optional(),
-  sendAt: sendAtSchema().optional(),
+  sendAt: sendAtSchema().optional().meta(SEND_AT_DOCS),
 });
 export type CreateBatchInput = z.input<typeof CreateBatchSchema>;

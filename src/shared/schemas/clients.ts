@@ -23,7 +23,7 @@ export const ClientSchema = z
     /** The prefixes it may send to; null: every open destination. Set by staff. */
     allowedPrefixes: z.array(z.string()).nullable(),
     /** Messages a second it may send, over all nodes; null: no limit. Set by staff. */
-    maxMessagesPerSecond: z.number().int().nullable(),
+    maxMessagesPerSecond: z.number().int().nonnegative().nullable(),
   })
   .meta({ id: 'Client' });
 export type Client = z.infer<typeof ClientSchema>;
@@ -117,9 +117,9 @@ export const StatusCallbackTestSchema = z
     /** A 2xx answer. */
     ok: z.boolean(),
     /** The receiver's HTTP status; null when it did not answer or the target was refused. */
-    status: z.number().int().nullable(),
+    status: z.number().int().nonnegative().nullable(),
     error: z.string().nullable(),
-    durationMs: z.number().int(),
+    durationMs: z.number().int().nonnegative(),
   })
   .meta({ id: 'StatusCallbackTest' });
 export type StatusCallbackTest = z.infer<typeof StatusCallbackTestSchema>;

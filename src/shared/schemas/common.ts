@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODE_NAMES, ERROR_CODES } from '../error-codes.ts';
 import { MAX_PAGE_SIZE } from '../limits.ts';
 import { isPlainName } from '../text.ts';
 
@@ -42,13 +43,31 @@ export const TimestampSchema = z.iso.datetime({ offset: true });
 
 export const ErrorSchema = z
   .object({
-    statusCode: z.number().int(),
+    statusCode: z.number().int().nonnegative(),
     error: z.string(),
+    code: z.enum(ERROR_CODE_NAMES).meta({
+      description:
+        'Stable: what a program branches on. ' +
+        Object.entries(ERROR_CODES)
+          .map(([code, meaning]) => `\`${code}\`: ${meaning}.`)
+          .join(' '),
+    }),
+    /** For people, in English; its wording may change. */
     message: z.string(),
     /** On a 5xx only: the request's id (its X-Request-Id), which finds the error in the log. */
     requestId: z.string().optional(),
   })
-  .meta({ id: 'Error' });
+  .meta({
+    id: 'Error',
+    examples: [
+      {
+        statusCode: 402,
+        error: 'Payment Required',
+        code: 'insufficient_balance',
+        message: 'Not enough balance',
+      },
+    ],
+  });
 export type ApiErrorBody = z.infer<typeof ErrorSchema>;
 
 /** Paging of every list call: `count` is capped at 300 rather than refused. */
@@ -69,9 +88,16 @@ export function pagingSchema(defaultCount: number) {
 }
 
 export const ListMetaSchema = z.object({
-  total: z.number().int(),
-  count: z.number().int(),
-  offset: z.number().int(),
+  total: z.number().int().nonnegative().meta({
+    description: 'How many items the whole list holds, over all pages',
+  }),
+  count: z.number().int().nonnegative().meta({
+    description:
+      'The page size: the `count` asked for (default 30, at most 300); the page may hold fewer',
+  }),
+  offset: z.number().int().nonnegative().meta({
+    description: 'How many items of the list come before this page',
+  }),
 });
 
 /** Money is a JSON number carrying the exact decimal value (at most 15 significant digits). */

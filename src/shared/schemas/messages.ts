@@ -3,9 +3,20 @@ import {
   DEFAULT_PAGE_SIZE,
   DELIVERY_METHODS,
   MAX_SMS_SEGMENTS,
+  RECIPIENT_MAX_DIGITS,
+  RECIPIENT_MIN_DIGITS,
 } from '../limits.ts';
+import {
+  DELIVERY_ERROR_CODE_NAMES,
+  DELIVERY_ERROR_CODES,
+} from '../delivery-errors.ts';
 import { cleanRecipient, isValidRecipient } from '../recipient.ts';
-import { countSms, isValidSender, SENDER_RULE_MESSAGE } from '../sms.ts';
+import {
+  countSms,
+  isValidSender,
+  SENDER_MAX_DIGITS,
+  SENDER_RULE_MESSAGE,
+} from '../sms.ts';
 import {
   AmountSchema,
   IdSchema,
@@ -90,6 +101,13 @@ export function sendAtSchema(now: () => number = Date.now) {
     );
 }
 
+/** What the OpenAPI description says of `sendAt` (the refinements hold the rule). */
+export const SEND_AT_DOCS = {
+  description: `ISO 8601 date-time with its offset, from now up to ${MAX_SCHEDULE_DAYS} days ahead: the message is charged now and held (SCHEDULED) until then. Absent: sent at once`,
+  format: 'date-time',
+  examples: ['2026-12-01T09:00:00Z'],
+};
+
 export const SendSmsSchema = z.object({
   sender: text('Sender')
     .trim()
@@ -98,26 +116,46 @@ export const SendSmsSchema = z.object({
     .refine(
       (sender) => sender === '' || isValidSender(sender),
       SENDER_RULE_MESSAGE,
-    ),
+    )
+    // The description's bounds (the refinement above holds the rule itself): up to 11
+    // characters, or "+" and up to 15 digits.
+    .meta({
+      description: SENDER_RULE_MESSAGE,
+      minLength: 1,
+      maxLength: SENDER_MAX_DIGITS + 1,
+      examples: ['Shop'],
+    }),
   recipient: text('Recipient')
     .min(1, 'Recipient cannot be empty')
     .transform(cleanRecipient)
     .refine(
       isValidRecipient,
       'Recipient must be a phone number of 6 to 15 digits',
-    ),
+    )
+    .meta({
+      description: `A phone number in international form: ${RECIPIENT_MIN_DIGITS} to ${RECIPIENT_MAX_DIGITS} digits once plus signs, dots, dashes and whitespace are removed`,
+      pattern: `^[+.\\-\\s]*(\\d[+.\\-\\s]*){${RECIPIENT_MIN_DIGITS},${RECIPIENT_MAX_DIGITS}}$`,
+      examples: ['+44 7700 900123'],
+    }),
   body: text('Body')
     .min(1, 'Body cannot be empty')
     .refine(
       (body) => countSms(body).segments <= MAX_SMS_SEGMENTS,
       `Body is too long: at most ${MAX_SMS_SEGMENTS} segments`,
-    ),
+    )
+    .meta({
+      description: `At most ${MAX_SMS_SEGMENTS} segments: GSM-7 text has 160 characters in one segment or 153 per part, other text (UCS-2) 70 or 67`,
+      minLength: 1,
+      // 10 parts of 153 GSM-7 characters: no body of more characters fits.
+      maxLength: MAX_SMS_SEGMENTS * 153,
+      examples: ['Your order has shipped'],
+    }),
   reference: text('Reference')
     .max(100, 'Reference is too long')
     .optional()
     .default(''),
   /** Held (SCHEDULED, charged at once) until then; absent: sent at once. */
-  sendAt: sendAtSchema().optional(),
+  sendAt: sendAtSchema().optional().meta(SEND_AT_DOCS),
 });
 export type SendSmsInput = z.input<typeof SendSmsSchema>;
 
@@ -135,7 +173,7 @@ export const MessageSchema = z
     /** The latest attempt went to the built-in simulator (its method has no configuration). */
     simulated: z.boolean(),
     encoding: z.enum(['GSM-7', 'UCS-2']),
-    segments: z.number().int(),
+    segments: z.number().int().nonnegative(),
     /** The amount charged: segments × pricePerSegment, rounded to the balance's scale. */
     price: AmountSchema,
     /** The recipient's price per segment at accept time. */
@@ -153,13 +191,33 @@ export const MessageSchema = z
   .meta({ id: 'Message' });
 export type Message = z.infer<typeof MessageSchema>;
 
+/** `errorCode` and `providerErrorCode` (src/shared/delivery-errors.ts) beside an `error`. */
+const DeliveryErrorShape = {
+  errorCode: z
+    .enum(DELIVERY_ERROR_CODE_NAMES)
+    .nullable()
+    .meta({
+      description:
+        'Why it was not delivered, the same whatever the provider (null when there is no error): ' +
+        Object.entries(DELIVERY_ERROR_CODES)
+          .map(([code, meaning]) => `\`${code}\`: ${meaning}.`)
+          .join(' '),
+    }),
+  providerErrorCode: z.string().nullable().meta({
+    description:
+      "The provider's own code beside it: an SMPP command_status (`0x0b`), a receipt's `err`, Vonage's `status 7`, `HTTP 429`, the gateway's status; null when it gave none",
+  }),
+};
+
 export const MessageAttemptSchema = z
   .object({
     method: z.enum(DELIVERY_METHODS),
     state: z.enum(ATTEMPT_STATES),
     /** The provider's id (one per part, comma-separated); null when no provider took it. */
     providerMessageId: z.string().nullable(),
+    /** The provider's words; null when it was delivered or is still under way. */
     error: z.string().nullable(),
+    ...DeliveryErrorShape,
     dateCreated: TimestampSchema,
   })
   .meta({ id: 'MessageAttempt' });
@@ -171,9 +229,9 @@ export const MessageCallbackSchema = z
     /** The state the event announced. */
     state: z.string(),
     /** 1 for the first try of that event, then each retry. */
-    attempt: z.number().int(),
+    attempt: z.number().int().nonnegative(),
     /** The receiver's HTTP status; null when it did not answer (or was refused). */
-    status: z.number().int().nullable(),
+    status: z.number().int().nonnegative().nullable(),
     /** Null for a 2xx answer. */
     error: z.string().nullable(),
     dateCreated: TimestampSchema,
@@ -224,3 +282,44 @@ export const IdempotencyKeySchema = z
     /^[\x21-\x7e][\x20-\x7e]{0,254}$/,
     'Idempotency-Key must be 1 to 255 printable ASCII characters',
   );
+
+/**
+ * The status callback's JSON body (CONTRACT "Status callbacks"; built by callbackBody in
+ * src/server/delivery/callbacks/body.ts, whose test checks it against this schema): the OpenAPI
+ * description's `webhooks.messageStatus`.
+ */
+export const StatusCallbackEventSchema = z
+  .object({
+    messageId: IdSchema,
+    clientId: IdSchema,
+    /** The send's `reference`; null when it had none. */
+    reference: z.string().nullable(),
+    state: z.enum(MESSAGE_STATES),
+    /** Method of the latest attempt; null until the message is routed. */
+    deliveryMethod: z.enum(DELIVERY_METHODS).nullable(),
+    /** Why a message did not reach DELIVERED, as the provider said it; null otherwise. */
+    error: z.string().nullable(),
+    ...DeliveryErrorShape,
+    /** When the message entered this state: order a message's events by it. */
+    dateUpdated: TimestampSchema,
+    /** The built-in simulator took it: nothing was sent to a phone. */
+    simulated: z.boolean(),
+  })
+  .meta({
+    id: 'StatusCallbackEvent',
+    examples: [
+      {
+        messageId: '0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
+        clientId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+        reference: 'order-1042',
+        state: 'DELIVERED',
+        deliveryMethod: 'MELROSE_SMPP',
+        error: null,
+        errorCode: null,
+        providerErrorCode: null,
+        dateUpdated: '2026-11-28T09:00:02.000Z',
+        simulated: false,
+      },
+    ],
+  });
+export type StatusCallbackEvent = z.infer<typeof StatusCallbackEventSchema>;

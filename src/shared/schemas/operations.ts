@@ -5,7 +5,7 @@ import { DELIVERY_METHODS } from '../limits.ts';
 export const OperationsMethodSchema = z.object({
   method: z.enum(DELIVERY_METHODS),
   /** Messages accepted in the last hour whose latest attempt was on this method, by state. */
-  states: z.record(z.string(), z.number().int()),
+  states: z.record(z.string(), z.number().int().nonnegative()),
   /** Seconds from acceptance to a provider taking the message (null: none in the hour). */
   latency: z.object({
     p50: z.number().nullable(),
@@ -19,7 +19,7 @@ export const OperationsMethodSchema = z.object({
   /** The answering node's connection to the method (the SMPP bind): null when it holds none. */
   bound: z.boolean().nullable(),
   /** Messages routed to this method per minute, oldest first, the 60 minutes from `since`. */
-  perMinute: z.array(z.number().int()),
+  perMinute: z.array(z.number().int().nonnegative()),
 });
 
 /** Backups (npm run backup, BACKUP_DIR): from the database, the same on every node. */
@@ -37,7 +37,10 @@ export const OperationsBackupSchema = z.object({
     .nullable(),
   /** BACKUP_DIR's schedule on the answering node; null: no scheduled backups. */
   schedule: z
-    .object({ intervalHours: z.number(), keep: z.number().int() })
+    .object({
+      intervalHours: z.number().positive(),
+      keep: z.number().int().min(1),
+    })
     .nullable(),
 });
 
@@ -45,9 +48,9 @@ export const OperationsSchema = z.object({
   /** Start of the hour shown: a whole minute, 59 minutes before the current one. */
   since: z.iso.datetime(),
   /** Delivery jobs waiting for a worker, on every node. */
-  queueDepth: z.number().int(),
+  queueDepth: z.number().int().nonnegative(),
   /** Messages of the hour not routed yet (no attempt), by state. */
-  unrouted: z.record(z.string(), z.number().int()),
+  unrouted: z.record(z.string(), z.number().int().nonnegative()),
   methods: z.array(OperationsMethodSchema),
   backup: OperationsBackupSchema,
 });

@@ -75,7 +75,9 @@ export const PutPriceSchema = z.object({
 });
 export type PutPriceInput = z.input<typeof PutPriceSchema>;
 
-export const PriceImportResultSchema = z.object({ count: z.number().int() });
+export const PriceImportResultSchema = z.object({
+  count: z.number().int().nonnegative(),
+});
 
 export const QuoteQuerySchema = z.object({
   recipient: z.string('Recipient is required'),
@@ -88,7 +90,7 @@ export const QuoteSchema = z
     pricePrefix: z.string().nullable(),
     pricePerSegment: AmountSchema,
     encoding: z.enum(['GSM-7', 'UCS-2']),
-    segments: z.number().int(),
+    segments: z.number().int().nonnegative(),
     amount: AmountSchema,
     allowed: z.boolean(),
     /** Why this client may not send it; null when allowed. */

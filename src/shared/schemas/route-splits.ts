@@ -29,7 +29,7 @@ export const RouteSplitSchema = z
     userId: IdSchema,
     clientId: IdSchema,
     deliveryMethod: DeliveryMethodSchema,
-    weight: z.number().int(),
+    weight: z.number().int().nonnegative(),
   })
   .meta({ id: 'RouteSplit' });
 export type RouteSplit = z.infer<typeof RouteSplitSchema>;
@@ -62,7 +62,7 @@ export const RouteSplitQuerySchema = z.object({
 export const RouteSplitWithShareSchema = RouteSplitSchema.extend({
   configuredShare: z.number(),
   realisedShare: z.number().nullable(),
-  messages24h: z.number().int(),
+  messages24h: z.number().int().nonnegative(),
 }).meta({ id: 'RouteSplitWithShare' });
 export type RouteSplitWithShare = z.infer<typeof RouteSplitWithShareSchema>;
 

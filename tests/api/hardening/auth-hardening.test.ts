@@ -380,6 +380,7 @@ describe('registration is limited per address', () => {
     expect(refused.body).toEqual({
       statusCode: 429,
       error: 'Too Many Requests',
+      code: 'rate_limited',
       message: 'Too many registrations from this address. Try again later.',
     });
     expect((await register(freshAddress())).status).toBe(201);

@@ -22,6 +22,7 @@ afterAll(async () => server.close());
 const SHAPE = {
   statusCode: expect.any(Number),
   error: expect.any(String),
+  code: expect.any(String),
   message: expect.any(String),
 };
 const smsPath = () => `/api/clients/${clientId}/messages/sms`;
@@ -37,7 +38,11 @@ describe('error answers share one shape {statusCode, error, message}', () => {
       for (const text of ['{"sender": "A",', '{bad json}', '[', 'null x']) {
         const answer = await http.post(path, text);
         expect(answer.status, `${path} ${text}`).toBe(400);
-        expect(answer.body).toEqual({ ...SHAPE, statusCode: 400 });
+        expect(answer.body).toEqual({
+          ...SHAPE,
+          statusCode: 400,
+          code: 'bad_request',
+        });
         expect(answer.body.error).toBe('Bad Request');
       }
     }
@@ -50,7 +55,11 @@ describe('error answers share one shape {statusCode, error, message}', () => {
       body: 12,
     });
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ ...SHAPE, statusCode: 400 });
+    expect(answer.body).toEqual({
+      ...SHAPE,
+      statusCode: 400,
+      code: 'validation_failed',
+    });
     expect(answer.body.message).toContain('body');
     const array = await customer.post(smsPath(), ['not', 'an', 'object']);
     expect(array.status).toBe(400);
@@ -67,6 +76,7 @@ describe('error answers share one shape {statusCode, error, message}', () => {
       ...SHAPE,
       statusCode: 413,
       error: 'Payload Too Large',
+      code: 'payload_too_large',
     });
     // Under the limit the body is parsed, and the segment rule answers instead.
     const under = await customer.post(smsPath(), {
@@ -83,7 +93,11 @@ describe('error answers share one shape {statusCode, error, message}', () => {
       'content-type': 'application/x-www-form-urlencoded',
     });
     expect(answer.status).toBe(415);
-    expect(answer.body).toEqual({ ...SHAPE, statusCode: 415 });
+    expect(answer.body).toEqual({
+      ...SHAPE,
+      statusCode: 415,
+      code: 'unsupported_media_type',
+    });
   });
 
   it('answers 400 for a malformed uuid in any path', async () => {
@@ -119,6 +133,7 @@ describe('error answers share one shape {statusCode, error, message}', () => {
         expect(answer.body).toEqual({
           statusCode: 404,
           error: 'Not Found',
+          code: 'not_found',
           message: expect.stringContaining('not found'),
         });
       }

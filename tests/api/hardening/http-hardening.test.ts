@@ -113,6 +113,7 @@ describe('a database that is gone', () => {
         expect(answer.body).toEqual({
           statusCode: 503,
           error: 'Service Unavailable',
+          code: 'unavailable',
           message: 'The service is temporarily unavailable. Try again shortly.',
           requestId: answer.headers.get('x-request-id'),
         });
@@ -229,6 +230,7 @@ describe('a body far over the limit', () => {
       expect(await answer.json()).toEqual({
         statusCode: 413,
         error: 'Payload Too Large',
+        code: 'payload_too_large',
         message: 'Request body is too large',
       });
     }

@@ -211,6 +211,7 @@ describe('errors hide internals', () => {
       expect(body).toEqual({
         statusCode: 500,
         error: 'Internal Server Error',
+        code: 'internal_error',
         message: expect.stringMatching(/request id [0-9a-f-]{36}/),
         requestId: answer.headers['x-request-id'],
       });

@@ -1,4 +1,5 @@
 /** The status callback's JSON body (CONTRACT.md, "Status callbacks"). */
+import { deliveryErrorFields } from '../../../shared/delivery-errors.ts';
 import type { DeliveryMethod } from '../types.ts';
 
 export type CallbackState =
@@ -46,6 +47,12 @@ export function callbackBody(message: CallbackMessage): string {
     state: message.state,
     deliveryMethod: message.deliveryMethod ?? null,
     error: message.error ?? null,
+    // Normalised across providers, with the provider's own code (webhooks.messageStatus).
+    ...deliveryErrorFields(
+      message.deliveryMethod ?? null,
+      message.state,
+      message.error ?? null,
+    ),
     dateUpdated: date.toISOString(),
     simulated: message.simulated,
   });

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { StatusCallbackEventSchema } from '../../../shared/schemas/messages.ts';
 import { callbackBody } from './body.ts';
 import { LOOKUPS_PER_CLIENT, LOOKUPS_WAITING_PER_CLIENT } from './dns.ts';
 import { CALLBACK_RETRY_DELAYS_SECONDS } from '../../../shared/limits.ts';
@@ -67,7 +68,23 @@ describe('signCallback', () => {
 });
 
 describe('callbackBody', () => {
-  it('has exactly the contract’s fields, in order, dateUpdated in ISO 8601 UTC', () => {
+  it('is what the OpenAPI description’s webhooks.messageStatus says it is (StatusCallbackEvent)', () => {
+    const event = JSON.parse(
+      callbackBody({
+        messageId: '8c1d7a52-3f1b-4f7e-9a39-6d1f0e2c4b11',
+        clientId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+        reference: null,
+        state: 'REJECTED',
+        deliveryMethod: 'MELROSE_SMPP',
+        error: 'command_status 0x0000000b',
+        dateUpdated: new Date(0),
+        simulated: false,
+      }),
+    );
+    expect(StatusCallbackEventSchema.strict().parse(event)).toEqual(event);
+  });
+
+  it('has the contract’s fields and the normalised error code, in order, dateUpdated in ISO 8601 UTC', () => {
     const body = callbackBody({
       messageId: '8c1d7a52-3f1b-4f7e-9a39-6d1f0e2c4b11',
       clientId: 'c-42',
@@ -81,6 +98,7 @@ describe('callbackBody', () => {
     expect(body).toBe(
       '{"messageId":"8c1d7a52-3f1b-4f7e-9a39-6d1f0e2c4b11","clientId":"c-42","reference":"order-7",' +
         '"state":"UNDELIVERED","deliveryMethod":"WORLD_SPECIAL","error":"undelivered: absent subscriber",' +
+        '"errorCode":"unreachable","providerErrorCode":"undelivered",' +
         '"dateUpdated":"2026-11-23T14:04:05.123Z","simulated":false}',
     );
     expect(
@@ -103,6 +121,8 @@ describe('callbackBody', () => {
       state: 'ACCEPTED',
       deliveryMethod: null,
       error: null,
+      errorCode: null,
+      providerErrorCode: null,
       dateUpdated: '1970-01-01T00:00:00.000Z',
       simulated: true,
     });

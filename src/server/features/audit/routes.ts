@@ -17,6 +17,7 @@ export function adminAuditRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'AUDIT', verb: 'LIST' } },
         schema: {
+          operationId: 'adminListAuditEvents',
           tags,
           summary:
             'The audit log, newest first; filters: action, actorUserId, targetId, since, until',

@@ -32,9 +32,14 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/balances/default',
       {
         schema: {
+          operationId: 'getBalance',
           tags,
           summary:
             "A client's default balance (user credentials, or that client's id and secret)",
+          description:
+            "Its id is the client's id. `amount` is exact (at most 4 decimal places) in " +
+            '`currency`; a send is refused with 402 (insufficient_balance) when it is lower than ' +
+            "the send's price. `minThreshold` is the level below which the owner is warned.",
           params: ClientIdParamsSchema,
           response: {
             200: BalanceSchema,
@@ -54,9 +59,14 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/balances/default/ledger',
       {
         schema: {
+          operationId: 'listLedgerEntries',
           tags,
           summary:
             "A client's ledger, newest first: every credit, debit and refund with the balance after it",
+          description:
+            '`amount` is signed: FREE_CREDIT and REFUND positive, SMS negative (one entry per ' +
+            'message, with its recipient, segments and price). Filters: kind, since and until ' +
+            '(ISO 8601; until exclusive).',
           params: ClientIdParamsSchema,
           querystring: LedgerQuerySchema,
           response: {
@@ -86,6 +96,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/balances/default/ledger.csv',
       {
         schema: {
+          operationId: 'exportLedgerCsv',
           tags,
           summary:
             "A client's whole ledger as CSV (text/csv), newest first, with the same filters",
@@ -121,6 +132,7 @@ export function balancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/balances/default/usage',
       {
         schema: {
+          operationId: 'getUsage',
           tags,
           summary:
             'Messages, segments and amount spent per UTC day (default the last 30 days)',
@@ -153,6 +165,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'VIEW' } },
         schema: {
+          operationId: 'adminGetBalance',
           tags,
           summary: "Any client's default balance",
           params: ClientIdParamsSchema,
@@ -171,6 +184,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'UPDATE' } },
         schema: {
+          operationId: 'adminAddFreeCredit',
           tags,
           summary:
             'Add free credit (a positive decimal, at most 4 places) with an optional reason; recorded in the ledger',
@@ -194,6 +208,7 @@ export function adminBalancesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'UPDATE' } },
         schema: {
+          operationId: 'adminUpdateBalance',
           tags,
           summary:
             'Set the low-balance warning level `minThreshold` (a decimal ≥ 0, at most 4 places)',

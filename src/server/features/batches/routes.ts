@@ -41,6 +41,7 @@ export function batchesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         bodyLimit: BATCH_BODY_LIMIT,
         schema: {
+          operationId: 'createBatch',
           tags,
           summary: `Send one body to 1 to ${MAX_BATCH_RECIPIENTS.toLocaleString('en')} recipients, all or nothing`,
           description:
@@ -79,6 +80,7 @@ export function batchesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/batches',
       {
         schema: {
+          operationId: 'listBatches',
           tags,
           summary: "A client's batches, newest first",
           description: BATCH_DESCRIPTION,
@@ -103,6 +105,7 @@ export function batchesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/batches/:batchId',
       {
         schema: {
+          operationId: 'getBatch',
           tags,
           summary: 'One batch of a client, with its messages counted by state',
           description: BATCH_DESCRIPTION,
@@ -126,6 +129,7 @@ export function batchesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/batches/:batchId/cancel',
       {
         schema: {
+          operationId: 'cancelBatch',
           tags,
           summary:
             'Cancel the SCHEDULED messages of a batch (each refunded once)',
@@ -160,6 +164,7 @@ export function adminBatchesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminListBatches',
           tags: ['admin: batches'],
           summary: "Any client's batches, newest first",
           description: BATCH_DESCRIPTION,
@@ -180,6 +185,7 @@ export function adminBatchesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminGetBatch',
           tags: ['admin: batches'],
           summary:
             'One batch of any client, with its messages counted by state',

@@ -10,7 +10,12 @@ import { countSms } from '../../../shared/sms.ts';
 import { checkClient } from '../../auth/client-access.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
+import {
+  badRequest,
+  destinationRefused,
+  forbidden,
+  notFound,
+} from '../../errors.ts';
 import { idempotencyClaim, sendRefused } from '../../idempotency.ts';
 import * as repo from './repo.ts';
 
@@ -130,7 +135,11 @@ export async function createBatch(
         const cleaned = cleanRecipient(entry);
         if (!indexOf.has(cleaned)) indexOf.set(cleaned, index);
       });
-      throw forbidden(refusedMessage(recipients, indexOf, outcome.refused));
+      throw destinationRefused(
+        refusedMessage(recipients, indexOf, outcome.refused),
+        // One code for the batch: blocked only when every refused destination is.
+        outcome.refused.every((r) => r.refusal === 'blocked'),
+      );
     }
   }
   if (!outcome.replayed) {
@@ -150,7 +159,8 @@ export async function listBatches(
   const { items, total } = await repo.listBatches(deps.db, clientId, page);
   return {
     total,
-    count: items.length,
+    // The page size, as every list answers it (the page may hold fewer).
+    count: page.count,
     offset: page.offset,
     batches: items,
   };

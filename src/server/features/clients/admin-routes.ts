@@ -32,6 +32,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'CREATE' } },
         schema: {
+          operationId: 'adminCreateClient',
           tags,
           summary:
             'Create a client for a user; the secret is shown only in this answer',
@@ -53,6 +54,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'UPDATE' } },
         schema: {
+          operationId: 'adminUpdateClient',
           tags,
           summary: 'Rename any client',
           params: ClientIdParamsSchema,
@@ -77,6 +79,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'ADMIN' } },
         schema: {
+          operationId: 'adminSetClientLimits',
           tags,
           summary:
             "Set a client's allowed destinations and messages a second (null clears)",
@@ -107,6 +110,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'LIST' } },
         schema: {
+          operationId: 'adminListClients',
           tags,
           summary:
             "List every client, or one user's, newest first; `q` searches the name (any case) or the exact id",
@@ -128,6 +132,7 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'CLIENT', verb: 'VIEW' } },
         schema: {
+          operationId: 'adminGetClient',
           tags,
           summary: 'Get any client',
           params: ClientIdParamsSchema,

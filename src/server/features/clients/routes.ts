@@ -27,9 +27,14 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients',
       {
         schema: {
+          operationId: 'createClient',
           tags,
           summary:
             'Create an API client; the secret is shown only in this answer',
+          description:
+            "The client's id and secret are HTTP Basic credentials for that client's balance, " +
+            'messages and batches. Store the secret now: it is never shown again ' +
+            '(resetClientSecret replaces it). At most 30 clients a user (409 client_limit_reached).',
           body: CreateClientSchema,
           response: {
             201: ClientWithSecretSchema,
@@ -52,6 +57,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients',
       {
         schema: {
+          operationId: 'listClients',
           tags,
           summary: 'List my clients',
           querystring: pagingSchema(DEFAULT_PAGE_SIZE),
@@ -72,6 +78,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId',
       {
         schema: {
+          operationId: 'getClient',
           tags,
           summary:
             'Get one of my clients, with its status callback URL and signing key',
@@ -95,6 +102,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId',
       {
         schema: {
+          operationId: 'updateClient',
           tags,
           summary:
             'Rename one of my clients and/or set its status callback URL (null removes it)',
@@ -125,6 +133,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId',
       {
         schema: {
+          operationId: 'deleteClient',
           tags,
           summary: 'Delete one of my clients',
           params: ClientIdParamsSchema,
@@ -149,6 +158,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/statusCallback/test',
       {
         schema: {
+          operationId: 'testStatusCallback',
           tags,
           summary:
             'Send a signed test event to the status callback URL now, and show the answer',
@@ -174,6 +184,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/statusCallback/rotateKey',
       {
         schema: {
+          operationId: 'rotateStatusCallbackKey',
           tags,
           summary:
             'Replace the status callback signing key; the old one signs nothing afterwards',
@@ -197,6 +208,7 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/resetSecret',
       {
         schema: {
+          operationId: 'resetClientSecret',
           tags,
           summary:
             'Replace the secret; the new one is shown only in this answer. With graceSeconds, the old one keeps working that long',

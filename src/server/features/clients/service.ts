@@ -43,7 +43,8 @@ export async function createClient(
   const client = await deps.db.transaction(async (tx) => {
     const existing = await repo.lockUserAndCountClients(tx, input.userId);
     if (existing === undefined) throw notFound('User');
-    if (existing >= MAX_CLIENTS_PER_USER) throw conflict(MAX_CLIENTS_MESSAGE);
+    if (existing >= MAX_CLIENTS_PER_USER)
+      throw conflict(MAX_CLIENTS_MESSAGE, 'client_limit_reached');
     const created = await repo.insertClient(tx, {
       userId: input.userId,
       name: input.name,

@@ -11,6 +11,7 @@ import type { SmsEncoding } from '../../../shared/sms.ts';
 import type { Queryable } from '../../db/client.ts';
 import { GroupCommit } from '../../db/group-commit.ts';
 import { selectPage, type Page } from '../../db/paging.ts';
+import { deliveryErrorFields } from '../../../shared/delivery-errors.ts';
 
 /** A messages row, from a query (dates as Date) or from to_jsonb (dates as text). */
 interface MessageRow {
@@ -432,6 +433,7 @@ export async function findMessage(
       state: a.state,
       providerMessageId: a.provider_message_id || null,
       error: a.error,
+      ...deliveryErrorFields(a.method, a.state, a.error),
       dateCreated: a.date_created.toISOString(),
     })),
   };

@@ -55,6 +55,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages/sms',
       {
         schema: {
+          operationId: 'sendSms',
           tags,
           summary:
             "Send an SMS: debits segments × the recipient's price (402 when the balance is too low)",
@@ -103,6 +104,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages/:messageId/cancel',
       {
         schema: {
+          operationId: 'cancelMessage',
           tags,
           summary:
             'Cancel a scheduled message: CANCELED and its price refunded (409 unless SCHEDULED)',
@@ -131,6 +133,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/quote',
       {
         schema: {
+          operationId: 'quoteSms',
           tags,
           summary:
             'What sending this body to this recipient would cost, and whether it is allowed',
@@ -159,6 +162,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages',
       {
         schema: {
+          operationId: 'listMessages',
           tags,
           summary: "A client's message log",
           description: LOG_DESCRIPTION,
@@ -185,6 +189,7 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages.csv',
       {
         schema: {
+          operationId: 'exportMessagesCsv',
           tags,
           summary: "A client's message log as CSV (text/csv, streamed)",
           description: `${LOG_DESCRIPTION} One row per message, columns ${service.CSV_COLUMNS.join(', ')}.`,
@@ -211,8 +216,15 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/clients/:clientId/messages/:messageId',
       {
         schema: {
+          operationId: 'getMessage',
           tags,
           summary: 'One message of a client, with its delivery attempts',
+          description:
+            "Each attempt keeps the provider's words (`error`), `errorCode` (why it was not " +
+            'delivered, the same whatever the provider) and `providerErrorCode` (the ' +
+            "provider's own code); `callbacks` lists every status callback try. Poll it until a " +
+            'final state (DELIVERED, UNDELIVERED, EXPIRED, REJECTED, FAILED, CANCELED), or take ' +
+            'the status callback instead (webhooks.messageStatus).',
           params: MessageParamsSchema,
           response: {
             200: MessageDetailSchema,
@@ -242,6 +254,7 @@ export function adminMessagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminListMessages',
           tags: ['admin: messages'],
           summary: "Any client's message log",
           description: LOG_DESCRIPTION,
@@ -267,6 +280,7 @@ export function adminMessagesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminGetMessage',
           tags: ['admin: messages'],
           summary: 'One message of any client, with its delivery attempts',
           params: MessageParamsSchema,

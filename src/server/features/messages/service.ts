@@ -12,9 +12,11 @@ import type { Deps } from '../../deps.ts';
 import {
   badRequest,
   conflict,
+  destinationRefused,
   forbidden,
-  HttpError,
+  type HttpError,
   notFound,
+  rateLimited,
 } from '../../errors.ts';
 import { csvField } from '../../../shared/csv.ts';
 import { idempotencyClaim, sendRefused } from '../../idempotency.ts';
@@ -43,10 +45,9 @@ export function refusalReason(
 }
 
 export function throttled(retryAfterSeconds: number): HttpError {
-  return new HttpError(
-    429,
+  return rateLimited(
     `This client is sending more messages a second than its limit allows. Try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}.`,
-    { 'retry-after': String(retryAfterSeconds) },
+    retryAfterSeconds,
   );
 }
 
@@ -105,8 +106,9 @@ export async function sendSms(
       throw sendRefused(outcome);
     case 'blocked':
     case 'not-allowed':
-      throw forbidden(
+      throw destinationRefused(
         refusalReason(input.recipient, outcome.kind, outcome.destination),
+        outcome.kind === 'blocked',
       );
     case 'throttled':
       throw throttled(outcome.retryAfterSeconds);
@@ -144,7 +146,7 @@ export async function cancelMessage(
   const canceled = await repo.cancelMessage(deps.db, messageId);
   if (!canceled) {
     const message = (await repo.getMessage(deps.db, clientId, messageId))!;
-    throw conflict(notScheduled(message.state));
+    throw conflict(notScheduled(message.state), 'not_cancelable');
   }
   deps.deliveryWake.count('CANCELED');
   return (await repo.messageAnswer(deps.db, clientId, messageId))!;
@@ -201,7 +203,8 @@ export async function listMessages(
   });
   return {
     total: page.total,
-    count: page.items.length,
+    // The page size, as every list answers it (the page may hold fewer).
+    count,
     offset,
     messages: page.items,
   };

@@ -14,6 +14,7 @@ export function adminOperationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'OPERATIONS', verb: 'VIEW' } },
         schema: {
+          operationId: 'adminGetOperations',
           tags,
           summary:
             "Per delivery method: the last hour's messages by state, submit latency, bind state; the queue depth",

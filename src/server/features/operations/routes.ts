@@ -19,6 +19,7 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/version',
       {
         schema: {
+          operationId: 'getVersion',
           tags,
           summary:
             'What this server is: release, commit, database schema and engine',
@@ -32,7 +33,9 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/health',
       {
         schema: {
+          operationId: 'getHealth',
           tags,
+          summary: 'Liveness: the process answers',
           security: [],
           response: { 200: z.object({ status: z.literal('ok') }) },
         },
@@ -52,6 +55,7 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/ready',
       {
         schema: {
+          operationId: 'getReadiness',
           tags,
           summary:
             'Readiness: whether a load balancer should send this node traffic',
@@ -76,6 +80,7 @@ export function operationsRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/config',
       {
         schema: {
+          operationId: 'getConfig',
           tags,
           summary: 'Branding and prices the console shows',
           security: [],

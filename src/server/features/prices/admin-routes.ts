@@ -27,6 +27,7 @@ export function adminPricesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminSetPrice',
           tags,
           summary: 'Create or replace the price of a destination prefix',
           params: PrefixParamsSchema,
@@ -51,6 +52,7 @@ export function adminPricesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminExportPricesCsv',
           tags,
           summary: `The whole price list as CSV (text/csv): the header ${PRICE_CSV_HEADER}, then one line per entry by prefix`,
           produces: ['text/csv'],
@@ -80,6 +82,7 @@ export function adminPricesRoutes(deps: Deps): FastifyPluginAsyncZod {
           config: { role },
           bodyLimit: PRICE_CSV_BODY_LIMIT,
           schema: {
+            operationId: 'adminImportPricesCsv',
             tags,
             summary: `Replace the whole price list with a CSV file (text/csv, header ${PRICE_CSV_HEADER}) in one transaction; a bad line answers 400 naming its number, and nothing changes`,
             consumes: ['text/csv'],
@@ -100,6 +103,7 @@ export function adminPricesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role },
         schema: {
+          operationId: 'adminDeletePrice',
           tags,
           summary: 'Delete the price of a destination prefix',
           params: PrefixParamsSchema,

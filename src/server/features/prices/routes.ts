@@ -16,6 +16,7 @@ export function pricesRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/prices',
       {
         schema: {
+          operationId: 'listPrices',
           tags,
           summary:
             'The price per segment by destination prefix (the longest matching prefix applies; none: the default price), by prefix; `q` finds prefixes starting with it or names holding it (any case)',

@@ -16,10 +16,11 @@ const answers = {
 };
 
 /** Options of the add and remove routes: the same body and answer, a different verb role. */
-function roleChange(verb: RoleVerb, summary: string) {
+function roleChange(verb: RoleVerb, operationId: string, summary: string) {
   return {
     config: { role: { family: 'USERROLE' as const, verb } },
     schema: {
+      operationId,
       tags,
       summary,
       params: IdParamsSchema,
@@ -37,6 +38,7 @@ export function adminRolesRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'USERROLE', verb: 'LIST' } },
         schema: {
+          operationId: 'adminListUserRoles',
           tags,
           summary: "A user's roles, sorted alphabetically",
           params: IdParamsSchema,
@@ -50,7 +52,11 @@ export function adminRolesRoutes(deps: Deps): FastifyPluginAsyncZod {
 
     app.post(
       '/users/:id/roles/add',
-      roleChange('CREATE', 'Grant a role; answers the updated list'),
+      roleChange(
+        'CREATE',
+        'adminAddUserRole',
+        'Grant a role; answers the updated list',
+      ),
       async (request) => ({
         roles: await service.changeRole(deps, request.actor, {
           userId: request.params.id,
@@ -62,7 +68,11 @@ export function adminRolesRoutes(deps: Deps): FastifyPluginAsyncZod {
 
     app.put(
       '/users/:id/roles/remove',
-      roleChange('DELETE', 'Take a role away; answers the updated list'),
+      roleChange(
+        'DELETE',
+        'adminRemoveUserRole',
+        'Take a role away; answers the updated list',
+      ),
       async (request) => ({
         roles: await service.changeRole(deps, request.actor, {
           userId: request.params.id,

@@ -28,6 +28,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'ROUTE', verb: 'CREATE' } },
         schema: {
+          operationId: 'adminCreateRouteSplit',
           tags,
           summary: "Create a split for a user's client (weight defaults to 10)",
           body: CreateRouteSplitSchema,
@@ -50,6 +51,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'ROUTE', verb: 'UPDATE' } },
         schema: {
+          operationId: 'adminUpdateRouteSplit',
           tags,
           summary: 'Change the delivery method and weight of a split',
           params: IdParamsSchema,
@@ -74,6 +76,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'ROUTE', verb: 'VIEW' } },
         schema: {
+          operationId: 'adminGetRouteSplit',
           tags,
           summary: 'Get a split',
           params: IdParamsSchema,
@@ -91,6 +94,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'ROUTE', verb: 'LIST' } },
         schema: {
+          operationId: 'adminListRouteSplits',
           tags,
           summary: 'List splits, optionally of one user or one client',
           querystring: ListQuerySchema,
@@ -114,6 +118,7 @@ export function routeSplitsRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'ROUTE', verb: 'DELETE' } },
         schema: {
+          operationId: 'adminDeleteRouteSplit',
           tags,
           summary:
             'Delete exactly this split (the spec had no id here: a defect, fixed)',

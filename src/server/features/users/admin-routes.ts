@@ -27,6 +27,7 @@ export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'USER', verb: 'LIST' } },
         schema: {
+          operationId: 'adminListUsers',
           tags,
           summary:
             'List users, newest first; `q` searches e-mail, names and organization (any case)',
@@ -45,6 +46,7 @@ export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'USER', verb: 'VIEW' } },
         schema: {
+          operationId: 'adminGetUser',
           tags,
           summary: 'Get a user',
           params: IdParamsSchema,
@@ -62,6 +64,7 @@ export function adminUsersRoutes(deps: Deps): FastifyPluginAsyncZod {
       {
         config: { role: { family: 'USER', verb: 'UPDATE' } },
         schema: {
+          operationId: 'adminUpdateUser',
           tags,
           summary: "Update a user's profile (409 when the e-mail is taken)",
           params: IdParamsSchema,

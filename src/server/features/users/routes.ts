@@ -42,6 +42,7 @@ export function registerRoutes(deps: Deps): FastifyPluginAsyncZod {
           }
         },
         schema: {
+          operationId: 'registerUser',
           tags,
           summary: 'Register a new user (no authorization)',
           security: [],
@@ -80,6 +81,7 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/users/me',
       {
         schema: {
+          operationId: 'getMe',
           tags,
           summary: 'The signed-in user, with their roles',
           response: { 200: MyUserSchema, ...errorResponses(401, 403) },
@@ -104,6 +106,7 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/users/me',
       {
         schema: {
+          operationId: 'updateMe',
           tags,
           summary: 'Update my profile',
           body: UpdateUserSchema,
@@ -123,6 +126,7 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
       '/users/me/password',
       {
         schema: {
+          operationId: 'changeMyPassword',
           tags,
           summary:
             'Change my password (400: invalid new password, 422: wrong current password)',

@@ -24,7 +24,7 @@ async function withUniqueEmail<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN, 'email_taken');
     throw error;
   }
 }
@@ -108,7 +108,7 @@ export async function changePassword(
   const stored = await repo.findPasswordHash(deps.db, userId);
   if (!stored) throw notFound('User');
   if (!(await verifyPassword(input.currentPassword, stored))) {
-    throw unprocessable('Invalid current password');
+    throw unprocessable('Invalid current password', 'wrong_password');
   }
   const passwordHash = await hashPassword(input.newPassword);
   await deps.db.transaction(async (tx) => {

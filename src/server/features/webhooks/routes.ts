@@ -86,35 +86,59 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
         },
       },
     };
-    app.get(path(VONAGE_RECEIPT_PATH), vonage, async (request) =>
-      answer(
-        await service.vonageReceipt(deps, strictQuery(request.url), undefined),
-      ),
-    );
-    app.post(path(VONAGE_RECEIPT_PATH), vonage, async (request) => {
-      if (request.body !== undefined && typeof request.body !== 'object') {
-        throw badRequest(
-          'Invalid Vonage receipt: expected form or JSON fields',
-        );
-      }
-      return answer(
-        await service.vonageReceipt(
-          deps,
-          strictQuery(request.url),
-          request.body,
+    app.get(
+      path(VONAGE_RECEIPT_PATH),
+      {
+        schema: {
+          ...vonage.schema,
+          operationId: 'receiveVonageReceiptQuery',
+          summary: 'Vonage delivery receipt, as a query string (GET)',
+        },
+      },
+      async (request) =>
+        answer(
+          await service.vonageReceipt(
+            deps,
+            strictQuery(request.url),
+            undefined,
+          ),
         ),
-      );
-    });
+    );
+    app.post(
+      path(VONAGE_RECEIPT_PATH),
+      {
+        schema: {
+          ...vonage.schema,
+          operationId: 'receiveVonageReceipt',
+          summary: 'Vonage delivery receipt, as a form or JSON (POST)',
+        },
+      },
+      async (request) => {
+        if (request.body !== undefined && typeof request.body !== 'object') {
+          throw badRequest(
+            'Invalid Vonage receipt: expected form or JSON fields',
+          );
+        }
+        return answer(
+          await service.vonageReceipt(
+            deps,
+            strictQuery(request.url),
+            request.body,
+          ),
+        );
+      },
+    );
     app.post(
       path(WORLD_SPECIAL_RECEIPT_PATH),
       {
         schema: {
+          operationId: 'receiveWorldSpecialReceipt',
           tags,
           summary: 'WORLD_SPECIAL gateway delivery receipt',
           description:
             'JSON {"id", "status": "delivered"|"undelivered"|"expired"|"rejected", "error"?} ' +
             'with Authorization: Bearer WORLD_SPECIAL_TOKEN.',
-          security: [],
+          security: [{ gatewayBearer: [] }],
           response: {
             200: AnswerSchema,
             ...errorResponses(400, 401, 429),

@@ -60,6 +60,8 @@ describe('Admin client page: messages', { timeout: 15_000 }, () => {
           state: 'REJECTED',
           providerMessageId: null,
           error: '400 from the gateway',
+          errorCode: 'rejected',
+          providerErrorCode: null,
           dateCreated: '2026-03-04T10:20:31.000Z',
         },
       ],
