@@ -134,3 +134,14 @@ export function connectorsFor(
   }
   return entries;
 }
+
+/** The connectors that hold a connection of their own (the SMPP bind): whether each is up. */
+export function bindsOf(
+  connectors: ReadonlyMap<DeliveryMethod, ConnectorEntry>,
+): Partial<Record<DeliveryMethod, boolean>> {
+  const up: Partial<Record<DeliveryMethod, boolean>> = {};
+  for (const [method, { connector }] of connectors) {
+    if (connector.isUp) up[method] = connector.isUp();
+  }
+  return up;
+}
