@@ -34,7 +34,6 @@ function fakeConnector(method: DeliveryMethod, ...outcomes: SubmitOutcome[]) {
         outcomes[Math.min(sent.length, outcomes.length) - 1]!,
       );
     },
-    onReceipt() {},
     close: () => Promise.resolve(),
   };
   return { connector, sent };
@@ -361,7 +360,6 @@ describe('attemptDelivery', () => {
     const connector: Connector = {
       method: SMPP,
       submit: () => new Promise((resolve) => (release = resolve)),
-      onReceipt() {},
       close: () => Promise.resolve(),
     };
     const t = setup({ [SMPP]: connector }, { slots });

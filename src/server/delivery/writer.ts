@@ -83,7 +83,7 @@ export function routeReceipts(
     await writer.push({ receipt: { method, ...receipt } });
   };
   for (const [method, { connector }] of connectors) {
-    connector.onReceipt((receipt: Receipt) => recordReceipt(method, receipt));
+    connector.onReceipt?.((receipt: Receipt) => recordReceipt(method, receipt));
   }
   inbox?.attach(recordReceipt);
   return () => inbox?.attach(null);

@@ -7,8 +7,7 @@ import {
   startWorldSpecialGateway,
   type TestGateway,
 } from '../../../../tests/support/world-special-server.ts';
-import type { HttpConnector } from '../http/submitter.ts';
-import type { OutgoingSms } from '../types.ts';
+import type { Connector, OutgoingSms } from '../types.ts';
 import {
   bearerMatches,
   createWorldSpecialConnector,
@@ -20,7 +19,7 @@ const TOKEN = 'ws-t0ken-abcdef';
 const STATUS_URL = 'https://console.example/api/webhooks/world-special/dlr';
 
 let gateway: TestGateway | undefined;
-let connector: HttpConnector | undefined;
+let connector: Connector | undefined;
 let logLines: string[] = [];
 
 afterEach(async () => {

@@ -9,7 +9,7 @@
  * - a 2xx without a usable id: 'retry' at once (it may have been taken: no immediate resend).
  * Receipts come back on `POST /api/webhooks/world-special/dlr` with the same bearer token; the
  * route checks it with bearerMatches, parses with parseWorldSpecialReceipt and hands the
- * receipt to deliverReceipt().
+ * receipt to the ReceiptInbox (receipt-inbox.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -17,12 +17,12 @@ import {
   SubmitterConnector,
   type AttemptResult,
   type HttpAnswer,
-  type HttpConnector,
   type RetryPolicy,
 } from '../http/submitter.ts';
 import { storableText } from '../../../shared/text.ts';
 import { RECEIPT_ERROR_MAX, receiptIdProblem } from '../receipt-fields.ts';
 import type {
+  Connector,
   DeliveryLogger,
   OutgoingSms,
   Receipt,
@@ -79,7 +79,7 @@ export function readWorldSpecialAnswer(answer: HttpAnswer): AttemptResult {
 
 export function createWorldSpecialConnector(
   options: WorldSpecialConnectorOptions,
-): HttpConnector {
+): Connector {
   return new WorldSpecialConnector(options);
 }
 

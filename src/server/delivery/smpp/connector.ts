@@ -28,10 +28,10 @@ import smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
 import { encodeSms } from '../sms-parts.ts';
 import type {
-  Connector,
   DeliveryLogger,
   OutgoingSms,
   ReceiptHandler,
+  ReceivingConnector,
   SubmitOutcome,
 } from '../types.ts';
 import { storableOutcome, storableReceipt } from '../provider-text.ts';
@@ -147,11 +147,13 @@ function destinationAddress(to: string) {
   return { dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: number[1] };
 }
 
-export function createSmppConnector(options: SmppConnectorOptions): Connector {
+export function createSmppConnector(
+  options: SmppConnectorOptions,
+): ReceivingConnector {
   return new SmppConnector(options);
 }
 
-class SmppConnector implements Connector {
+class SmppConnector implements ReceivingConnector {
   readonly method = 'MELROSE_SMPP' as const;
 
   readonly #options: Required<
