@@ -16,7 +16,7 @@
 import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadConfig } from '../src/server/config.ts';
-import { DELIVERY_BATCH_SIZE } from '../src/server/delivery/engine.ts';
+import { DELIVERY_BATCH_SIZE } from '../src/server/delivery/jobs.ts';
 import { startSmscProcess } from '../tests/support/smsc-process.ts';
 import {
   call,

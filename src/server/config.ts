@@ -255,9 +255,9 @@ export interface DeliveryConfig {
   vonageSignature:
     { secret: string; method: VonageSignatureMethod } | undefined;
   /** WORLD_SPECIAL, the generic HTTP gateway; undefined (no WORLD_SPECIAL_URL): the simulator. */
-  worldSpecial: { url: string; token: string } | undefined;
+  genericGateway: { url: string; token: string } | undefined;
   /** The bearer token the gateway's receipts must carry (null: every receipt is refused). */
-  worldSpecialToken: string | null;
+  genericGatewayToken: string | null;
   /** Per HTTP request to Vonage or the gateway. */
   providerTimeoutMs: number;
   /** Status callbacks may go to loopback and private addresses (tests only). */
@@ -396,11 +396,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
             method: e.VONAGE_SIGNATURE_METHOD,
           }
         : undefined,
-      worldSpecial:
+      genericGateway:
         e.WORLD_SPECIAL_URL && e.WORLD_SPECIAL_TOKEN
           ? { url: e.WORLD_SPECIAL_URL, token: e.WORLD_SPECIAL_TOKEN }
           : undefined,
-      worldSpecialToken: e.WORLD_SPECIAL_TOKEN ?? null,
+      genericGatewayToken: e.WORLD_SPECIAL_TOKEN ?? null,
       providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
       statusCallbackAllowPrivate: e.STATUS_CALLBACK_ALLOW_PRIVATE,
       statusCallbackDns: {

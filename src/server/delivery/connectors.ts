@@ -15,9 +15,9 @@ import type { Connector, DeliveryLogger, DeliveryMethod } from './types.ts';
 import { createVonageConnector } from './vonage/connector.ts';
 import {
   VONAGE_RECEIPT_PATH,
-  WORLD_SPECIAL_RECEIPT_PATH,
+  GENERIC_GATEWAY_RECEIPT_PATH,
 } from './webhook-paths.ts';
-import { createWorldSpecialConnector } from './generic-gateway/connector.ts';
+import { createGenericGatewayConnector } from './generic-gateway/connector.ts';
 
 /** Requests in flight at once to one HTTP provider (Vonage, the gateway). */
 export const HTTP_CONCURRENCY = 10;
@@ -93,10 +93,10 @@ const CONNECTORS: Record<DeliveryMethod, ConnectorFactory> = {
       window: HTTP_CONCURRENCY,
     },
   WORLD_SPECIAL: ({ config, logger }) =>
-    config.worldSpecial && {
-      connector: createWorldSpecialConnector({
-        ...config.worldSpecial,
-        statusUrl: `${config.publicUrl}${WORLD_SPECIAL_RECEIPT_PATH}`,
+    config.genericGateway && {
+      connector: createGenericGatewayConnector({
+        ...config.genericGateway,
+        statusUrl: `${config.publicUrl}${GENERIC_GATEWAY_RECEIPT_PATH}`,
         timeoutMs: config.providerTimeoutMs,
         concurrency: HTTP_CONCURRENCY,
         maxAttempts: HTTP_REQUESTS_PER_TRY,
@@ -111,7 +111,7 @@ const CONFIGURED: Record<DeliveryMethod, (config: DeliveryConfig) => boolean> =
   {
     MELROSE_SMPP: (config) => Boolean(config.smpp),
     VONAGE_SMS: (config) => Boolean(config.vonage),
-    WORLD_SPECIAL: (config) => Boolean(config.worldSpecial),
+    WORLD_SPECIAL: (config) => Boolean(config.genericGateway),
   };
 
 /**
@@ -151,4 +151,15 @@ export function connectorsFor(
     );
   }
   return entries;
+}
+
+/** The connectors that hold a connection of their own (the SMPP bind): whether each is up. */
+export function bindsOf(
+  connectors: ReadonlyMap<DeliveryMethod, ConnectorEntry>,
+): Partial<Record<DeliveryMethod, boolean>> {
+  const up: Partial<Record<DeliveryMethod, boolean>> = {};
+  for (const [method, { connector }] of connectors) {
+    if (connector.isUp) up[method] = connector.isUp();
+  }
+  return up;
 }

@@ -2,8 +2,8 @@ import smpp from 'smpp';
 import { describe, expect, it } from 'vitest';
 import { deliveryErrorFields } from '../../shared/delivery-errors.ts';
 import {
-  readWorldSpecialAnswer,
-  parseWorldSpecialReceipt,
+  readGenericGatewayAnswer,
+  parseGenericGatewayReceipt,
 } from './generic-gateway/connector.ts';
 import { describeStatus } from './smpp/connector.ts';
 import { readDeliverSm } from './smpp/receipt.ts';
@@ -104,7 +104,7 @@ describe('deliveryErrorFields', () => {
   });
 
   it("reads the HTTP gateway: its answer's status and its receipt's status", () => {
-    const throttled = readWorldSpecialAnswer({
+    const throttled = readGenericGatewayAnswer({
       kind: 'answer',
       status: 429,
       text: '',
@@ -115,7 +115,7 @@ describe('deliveryErrorFields', () => {
       errorCode: 'throttled',
       providerErrorCode: 'HTTP 429',
     });
-    const receipt = parseWorldSpecialReceipt({
+    const receipt = parseGenericGatewayReceipt({
       id: 'g-1',
       status: 'undelivered',
       error: 'absent subscriber',

@@ -16,9 +16,9 @@ export {
 } from './vonage/connector.ts';
 export {
   VONAGE_RECEIPT_PATH,
-  WORLD_SPECIAL_RECEIPT_PATH,
+  GENERIC_GATEWAY_RECEIPT_PATH,
 } from './webhook-paths.ts';
 export {
   bearerMatches,
-  parseWorldSpecialReceipt,
+  parseGenericGatewayReceipt,
 } from './generic-gateway/connector.ts';

@@ -1,7 +1,8 @@
 /**
  * The retry and failover policy of one message, as pure functions: what the engine does next
  * after each submit's outcome, given the message's route and every earlier attempt. No I/O, no
- * clock: the engine (engine.ts) feeds it what the database says and carries out its answer.
+ * clock: one message's attempt (attempt.ts) feeds it what the database says and carries out
+ * its answer.
  *
  * The budget, in one place:
  * - a method's transient failures (no answer, a provider's 5xx, an SMPP system error) are tried

@@ -6,7 +6,7 @@ import {
   storableOutcome,
   storableReceipt,
 } from './provider-text.ts';
-import { readWorldSpecialAnswer } from './generic-gateway/connector.ts';
+import { readGenericGatewayAnswer } from './generic-gateway/connector.ts';
 
 const LONE =
   /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -65,7 +65,7 @@ describe('provider text fit to store', () => {
 
   it('the gateway error body cut at 200 characters keeps whole characters', () => {
     const body = `${'a'.repeat(199)}😀${'b'.repeat(50)}`;
-    const result = readWorldSpecialAnswer({
+    const result = readGenericGatewayAnswer({
       kind: 'answer',
       status: 400,
       text: body,

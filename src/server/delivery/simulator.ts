@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { countSms } from '../../shared/sms.ts';
 import type {
-  Connector,
+  ReceivingConnector,
   DeliveryMethod,
   OutgoingSms,
   ReceiptHandler,
@@ -17,7 +17,7 @@ import type {
 export function createSimulator(
   method: DeliveryMethod,
   delayMs = 200,
-): Connector {
+): ReceivingConnector {
   let handler: ReceiptHandler | null = null;
   let closed = false;
   /** Receipts not reported yet: a closing simulator reports them at once, none is lost. */

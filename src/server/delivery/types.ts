@@ -1,6 +1,7 @@
 /**
  * What a delivery connector (SMPP bind, Vonage, generic HTTP gateway) offers the durable queue.
- * Connectors never touch the database: they submit, and report receipts to one handler.
+ * Connectors never touch the database: they submit, and the SMPP bind and the simulator report
+ * receipts to one handler.
  */
 
 import type { DeliveryMethod } from '../../shared/limits.ts';
@@ -65,16 +66,23 @@ export interface Connector {
   /** Never rejects: every failure is an outcome. */
   submit(sms: OutgoingSms): Promise<SubmitOutcome>;
   /**
-   * One handler (a later call replaces it). Awaited before the receipt is acknowledged to the
-   * provider, so a receipt is only acknowledged once stored. A receipt may reach the handler
-   * BEFORE the submit() that produced its id has resolved (SMSCs send both in one TCP read):
-   * the handler must keep receipts for ids it does not know yet.
+   * For a connector whose receipts come over its own connection (the SMPP bind) or from itself
+   * (the simulator); the HTTP providers' receipts arrive at the webhook routes, which hand them
+   * to the ReceiptInbox. One handler (a later call replaces it). Awaited before the receipt is
+   * acknowledged to the provider, so a receipt is only acknowledged once stored. A receipt may
+   * reach the handler BEFORE the submit() that produced its id has resolved (SMSCs send both in
+   * one TCP read): the handler must keep receipts for ids it does not know yet.
    */
-  onReceipt(handler: ReceiptHandler): void;
+  onReceipt?(handler: ReceiptHandler): void;
   /** Pending submits resolve as 'retry'; resolves once the connection is closed. */
   close(): Promise<void>;
   /** A connector that holds a connection of its own (the SMPP bind): whether it is up now. */
   isUp?(): boolean;
+}
+
+/** A connector that reports receipts itself: the SMPP bind, the simulator. */
+export interface ReceivingConnector extends Connector {
+  onReceipt(handler: ReceiptHandler): void;
 }
 
 /**

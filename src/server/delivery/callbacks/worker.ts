@@ -1,8 +1,8 @@
 /**
- * The status-callback worker: each job is one event of one message (queued by the state
- * change itself, migrations/006-status-callbacks.sql). A job POSTs the event once; a failure
- * is recorded and queues the next try as a new job after callbackRetryDelaySeconds, so the
- * schedule (first retry within 30 s, then growing for about 26 hours) survives restarts.
+ * The status-callback worker's fetching and scheduling: each job is one event of one message
+ * (queued by the state change itself, migrations/006-status-callbacks.sql), run by job.ts (one
+ * POST; a failure queues the next try as a new job, so the schedule, first retry within 30 s
+ * then growing for about 26 hours, survives restarts).
  *
  * Fair to every client: a receiver that never answers holds a try for 10 s, and one client can
  * have thousands of events queued. So
@@ -16,24 +16,13 @@
  * A job fetched and never completed (the node died) stays active until the queue's expiry
  * (60 s), then runs again: delivery is at least once.
  */
-import type { Job, PgBoss } from 'pg-boss';
-import type { Db } from '../../db/client.ts';
 import { WORKER_POLL_SECONDS } from '../alarm.ts';
-import { CALLBACK_QUEUE, CALLBACK_RETRY_DELAY_SECONDS } from '../queue.ts';
-import type { DeliveryLogger, DeliveryObserver } from '../types.ts';
-import { callbackBody, type CallbackMessage } from './body.ts';
-import type { DnsOptions } from './dns.ts';
-import * as repo from './repo.ts';
+import { CALLBACK_QUEUE } from '../queue.ts';
 import {
-  CALLBACK_TIMEOUT_MS,
-  callbackRetryDelaySeconds,
-  postCallback,
-} from './send.ts';
-
-/** A queued event (made in SQL): the message's `simulated` is read when it is sent. */
-export type CallbackJob = Omit<CallbackMessage, 'simulated'> & {
-  attempt: number;
-};
+  runCallbackJob,
+  type CallbackJob,
+  type CallbackJobOptions,
+} from './job.ts';
 
 /** Jobs of one client active at once, over every node. */
 export const CALLBACKS_PER_CLIENT = 4;
@@ -47,20 +36,7 @@ const IDLE_POLL_MS = WORKER_POLL_SECONDS * 1000;
 /** How long stop() waits for the tries in flight before leaving them to the expiry. */
 const STOP_GRACE_MS = 5_000;
 
-export interface CallbackWorkerOptions {
-  boss: PgBoss;
-  db: Db;
-  logger: DeliveryLogger;
-  /** STATUS_CALLBACK_ALLOW_PRIVATE. */
-  allowPrivate: boolean;
-  /** How target names are resolved (STATUS_CALLBACK_DNS_*). */
-  dns?: DnsOptions | undefined;
-  timeoutMs?: number;
-  /** Told of each POST's outcome (metrics). */
-  observer?: DeliveryObserver | undefined;
-  /** Told that a job was queued to start in `seconds` (a next try), so it is fetched on time. */
-  later?: (seconds: number) => void;
-}
+export type CallbackWorkerOptions = CallbackJobOptions;
 
 export interface CallbackWorker {
   /** Fetches now: a job was queued or became due. */
@@ -69,65 +45,11 @@ export interface CallbackWorker {
   stop(): Promise<void>;
 }
 
-/** The group of a client's callback jobs (migrations/011 uses the same: the client id). */
-export function callbackGroup(clientId: string) {
-  return { id: clientId };
-}
-
 /** Starts this node's callback worker. */
 export function startCallbackWorker(
   options: CallbackWorkerOptions,
 ): CallbackWorker {
-  const { boss, db, logger } = options;
-
-  async function deliver(event: CallbackJob): Promise<void> {
-    const target = await repo.findTarget(db, event.clientId, event.messageId);
-    if (!target) return; // the URL was removed since: nobody to tell
-    const result = await postCallback(
-      target.url,
-      callbackBody({ ...event, simulated: target.simulated }),
-      target.signingKey,
-      {
-        allowPrivate: options.allowPrivate,
-        dns: options.dns,
-        clientId: event.clientId,
-        timeoutMs: options.timeoutMs ?? CALLBACK_TIMEOUT_MS,
-      },
-    );
-    options.observer?.callback?.(result.ok ? 'ok' : 'failed');
-    // The next try is queued before this one is recorded and completed: a crash in between
-    // sends the event once more rather than never.
-    if (!result.ok) {
-      const delay = callbackRetryDelaySeconds(event.attempt);
-      if (delay === null) {
-        logger.warn(
-          {
-            messageId: event.messageId,
-            state: event.state,
-            error: result.error,
-          },
-          'status callback given up after its last attempt',
-        );
-      } else {
-        await boss.send(
-          CALLBACK_QUEUE,
-          { ...event, attempt: event.attempt + 1 },
-          { startAfter: delay, group: callbackGroup(event.clientId) },
-        );
-        options.later?.(delay);
-      }
-    }
-    await repo.recordAttempts(db, [
-      {
-        messageId: event.messageId,
-        clientId: event.clientId,
-        state: event.state,
-        attempt: event.attempt,
-        httpStatus: result.status ?? null,
-        error: result.ok ? null : (result.error ?? 'failed'),
-      },
-    ]);
-  }
+  const { boss, logger } = options;
 
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
@@ -135,29 +57,6 @@ export function startCallbackWorker(
   let wake: (() => void) | null = null;
   /** Woken from outside while not pausing: the next pause is skipped. */
   let wokenWhileBusy = false;
-
-  async function run(job: Job<CallbackJob>): Promise<void> {
-    const attempt = { id: job.id, retryCount: job.retryCount };
-    try {
-      await deliver(job.data);
-      await boss.complete(CALLBACK_QUEUE, attempt);
-    } catch (err) {
-      // Ours (the database), not the receiver's: the queue runs the job again.
-      logger.error(
-        { err, messageId: job.data.messageId },
-        'status callback job failed',
-      );
-      options.later?.(CALLBACK_RETRY_DELAY_SECONDS);
-      await boss
-        .fail(CALLBACK_QUEUE, attempt, { message: String(err) })
-        .catch((failErr: unknown) =>
-          logger.error(
-            { err: failErr },
-            'status callback job not handed back (it expires)',
-          ),
-        );
-    }
-  }
 
   async function loop(): Promise<void> {
     while (!stopping) {
@@ -171,10 +70,12 @@ export function startCallbackWorker(
           });
           fetched = jobs.length;
           for (const job of jobs) {
-            const running: Promise<void> = run(job).finally(() => {
-              inFlight.delete(running);
-              wake?.();
-            });
+            const running: Promise<void> = runCallbackJob(options, job).finally(
+              () => {
+                inFlight.delete(running);
+                wake?.();
+              },
+            );
             inFlight.add(running);
           }
         } catch (err) {

@@ -7,20 +7,19 @@ import {
   startWorldSpecialGateway,
   type TestGateway,
 } from '../../../../tests/support/world-special-server.ts';
-import type { HttpConnector } from '../http/submitter.ts';
-import type { OutgoingSms } from '../types.ts';
+import type { Connector, OutgoingSms } from '../types.ts';
 import {
   bearerMatches,
-  createWorldSpecialConnector,
-  parseWorldSpecialReceipt,
-  type WorldSpecialConnectorOptions,
+  createGenericGatewayConnector,
+  parseGenericGatewayReceipt,
+  type GenericGatewayConnectorOptions,
 } from './connector.ts';
 
 const TOKEN = 'ws-t0ken-abcdef';
 const STATUS_URL = 'https://console.example/api/webhooks/world-special/dlr';
 
 let gateway: TestGateway | undefined;
-let connector: HttpConnector | undefined;
+let connector: Connector | undefined;
 let logLines: string[] = [];
 
 afterEach(async () => {
@@ -32,11 +31,11 @@ afterEach(async () => {
 });
 
 async function setUp(
-  options: Partial<WorldSpecialConnectorOptions> = {},
+  options: Partial<GenericGatewayConnectorOptions> = {},
   gatewayOptions: { delayMs?: number; token?: string } = {},
 ) {
   gateway = await startWorldSpecialGateway({ token: TOKEN, ...gatewayOptions });
-  connector = createWorldSpecialConnector({
+  connector = createGenericGatewayConnector({
     url: gateway.url,
     token: TOKEN,
     statusUrl: STATUS_URL,
@@ -214,12 +213,12 @@ describe('WORLD_SPECIAL connector: submit', () => {
 describe('WORLD_SPECIAL receipts', () => {
   it('maps each contract status to our final states', () => {
     expect(
-      parseWorldSpecialReceipt({ id: 'ws-1', status: 'delivered' }),
+      parseGenericGatewayReceipt({ id: 'ws-1', status: 'delivered' }),
     ).toEqual({
       receipt: { providerMessageId: 'ws-1', state: 'DELIVERED', error: null },
     });
     expect(
-      parseWorldSpecialReceipt({
+      parseGenericGatewayReceipt({
         id: 'ws-2',
         status: 'undelivered',
         error: 'absent subscriber',
@@ -231,17 +230,21 @@ describe('WORLD_SPECIAL receipts', () => {
         error: 'undelivered: absent subscriber',
       },
     });
-    expect(parseWorldSpecialReceipt({ id: 'ws-3', status: 'expired' })).toEqual(
-      {
-        receipt: {
-          providerMessageId: 'ws-3',
-          state: 'EXPIRED',
-          error: 'expired',
-        },
-      },
-    );
     expect(
-      parseWorldSpecialReceipt({ id: 'ws-4', status: 'rejected', error: null }),
+      parseGenericGatewayReceipt({ id: 'ws-3', status: 'expired' }),
+    ).toEqual({
+      receipt: {
+        providerMessageId: 'ws-3',
+        state: 'EXPIRED',
+        error: 'expired',
+      },
+    });
+    expect(
+      parseGenericGatewayReceipt({
+        id: 'ws-4',
+        status: 'rejected',
+        error: null,
+      }),
     ).toEqual({
       receipt: {
         providerMessageId: 'ws-4',
@@ -262,7 +265,7 @@ describe('WORLD_SPECIAL receipts', () => {
       { id: 'ws-1', status: 'read' },
       { id: 'ws-1', status: 'delivered', error: 42 },
     ]) {
-      const parsed = parseWorldSpecialReceipt(body);
+      const parsed = parseGenericGatewayReceipt(body);
       expect(parsed, JSON.stringify(body)).toHaveProperty('error');
       expect((parsed as { error: string }).error).toMatch(/^invalid receipt: /);
     }
@@ -270,9 +273,9 @@ describe('WORLD_SPECIAL receipts', () => {
 
   it('is pure: a duplicate or late receipt parses the same', () => {
     const body = { id: 'ws-9', status: 'undelivered', error: 'x' };
-    const first = parseWorldSpecialReceipt(body);
-    parseWorldSpecialReceipt({ id: 'ws-9', status: 'delivered' });
-    expect(parseWorldSpecialReceipt({ ...body })).toEqual(first);
+    const first = parseGenericGatewayReceipt(body);
+    parseGenericGatewayReceipt({ id: 'ws-9', status: 'delivered' });
+    expect(parseGenericGatewayReceipt({ ...body })).toEqual(first);
   });
 
   it('a receipt the gateway sends carries the token bearerMatches checks', async () => {
@@ -300,7 +303,7 @@ describe('WORLD_SPECIAL receipts', () => {
       receiver.close();
     }
     expect(bearerMatches(seen[0]!.authorization, TOKEN)).toBe(true);
-    expect(parseWorldSpecialReceipt(seen[0]!.body)).toEqual({
+    expect(parseGenericGatewayReceipt(seen[0]!.body)).toEqual({
       receipt: { providerMessageId: 'ws-1', state: 'DELIVERED', error: null },
     });
   });

@@ -8,8 +8,8 @@
  * - 5xx, a timeout, a network error: backoff with jitter and again, bounded, then 'retry';
  * - a 2xx without a usable id: 'retry' at once (it may have been taken: no immediate resend).
  * Receipts come back on `POST /api/webhooks/world-special/dlr` with the same bearer token; the
- * route checks it with bearerMatches, parses with parseWorldSpecialReceipt and hands the
- * receipt to deliverReceipt().
+ * route checks it with bearerMatches, parses with parseGenericGatewayReceipt and hands the
+ * receipt to the ReceiptInbox (receipt-inbox.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -17,19 +17,19 @@ import {
   SubmitterConnector,
   type AttemptResult,
   type HttpAnswer,
-  type HttpConnector,
   type RetryPolicy,
 } from '../http/submitter.ts';
 import { storableText } from '../../../shared/text.ts';
 import { RECEIPT_ERROR_MAX, receiptIdProblem } from '../receipt-fields.ts';
 import type {
+  Connector,
   DeliveryLogger,
   OutgoingSms,
   Receipt,
   SubmitOutcome,
 } from '../types.ts';
 
-export interface WorldSpecialConnectorOptions extends RetryPolicy {
+export interface GenericGatewayConnectorOptions extends RetryPolicy {
   /** WORLD_SPECIAL_URL */
   url: string;
   /** WORLD_SPECIAL_TOKEN */
@@ -46,7 +46,7 @@ export interface WorldSpecialConnectorOptions extends RetryPolicy {
 const NAME = 'WORLD_SPECIAL gateway';
 
 /** Takes one HTTP answer of the gateway. Exported for tests. */
-export function readWorldSpecialAnswer(answer: HttpAnswer): AttemptResult {
+export function readGenericGatewayAnswer(answer: HttpAnswer): AttemptResult {
   if (answer.kind === 'failed') {
     return { kind: 'transient', error: answer.error };
   }
@@ -77,17 +77,17 @@ export function readWorldSpecialAnswer(answer: HttpAnswer): AttemptResult {
   return { kind: 'submitted', providerMessageIds: [id] };
 }
 
-export function createWorldSpecialConnector(
-  options: WorldSpecialConnectorOptions,
-): HttpConnector {
-  return new WorldSpecialConnector(options);
+export function createGenericGatewayConnector(
+  options: GenericGatewayConnectorOptions,
+): Connector {
+  return new GenericGatewayConnector(options);
 }
 
-class WorldSpecialConnector extends SubmitterConnector {
+class GenericGatewayConnector extends SubmitterConnector {
   readonly method = 'WORLD_SPECIAL' as const;
-  readonly #options: WorldSpecialConnectorOptions;
+  readonly #options: GenericGatewayConnectorOptions;
 
-  constructor(options: WorldSpecialConnectorOptions) {
+  constructor(options: GenericGatewayConnectorOptions) {
     super(NAME, options);
     this.#options = options;
   }
@@ -104,7 +104,7 @@ class WorldSpecialConnector extends SubmitterConnector {
       statusUrl: this.#options.statusUrl,
     });
     return this.submitter.submit(sms.messageId, async (signal) =>
-      readWorldSpecialAnswer(
+      readGenericGatewayAnswer(
         await this.submitter.post(
           this.#options.url,
           {
@@ -159,7 +159,7 @@ const ReceiptSchema = z.object({
  * The gateway's receipt body → our receipt, or an error message for a 400 answer. Pure: a
  * duplicate or a late receipt gives the same result (the queue keeps final states final).
  */
-export function parseWorldSpecialReceipt(
+export function parseGenericGatewayReceipt(
   body: unknown,
 ): { receipt: Receipt } | { error: string } {
   const parsed = ReceiptSchema.safeParse(body);

@@ -12,22 +12,10 @@ import type {
   Connector,
   DeliveryLogger,
   OutgoingSms,
-  Receipt,
-  ReceiptHandler,
   SubmitOutcome,
 } from '../types.ts';
-import { storableOutcome, storableReceipt } from '../provider-text.ts';
+import { storableOutcome } from '../provider-text.ts';
 import { Semaphore } from '../../semaphore.ts';
-
-/** A connector whose receipts arrive through an HTTP webhook rather than its own connection. */
-export interface HttpConnector extends Connector {
-  /**
-   * For the webhook route: hands a parsed receipt to the onReceipt handler and resolves once it
-   * is stored (answer 2xx then); rejects if no handler is set or it failed (answer 5xx, so the
-   * provider delivers the receipt again later).
-   */
-  deliverReceipt(receipt: Receipt): Promise<void>;
-}
 
 export interface RetryPolicy {
   /** HTTP requests per submit, the first included (default 3). */
@@ -91,7 +79,6 @@ export class HttpSubmitter {
   readonly #closing = new AbortController();
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly log: DeliveryLogger;
-  #handler: ReceiptHandler | null = null;
 
   constructor(options: SubmitterOptions) {
     this.name = options.name;
@@ -233,23 +220,6 @@ export class HttpSubmitter {
     }
   }
 
-  onReceipt(handler: ReceiptHandler): void {
-    this.#handler = handler;
-  }
-
-  /**
-   * For the webhook route: hands a parsed receipt to the queue's handler and resolves once it
-   * is stored, so the route answers 2xx only then. Rejects when no handler is set (the route
-   * answers 5xx and the provider delivers the receipt again later).
-   */
-  async deliverReceipt(receipt: Receipt): Promise<void> {
-    const handler = this.#handler;
-    if (!handler) {
-      throw new Error(`${this.name} receipt before a receipt handler was set`);
-    }
-    await handler(storableReceipt(receipt));
-  }
-
   /** Pending submits resolve 'retry' at once; resolves when they have. */
   async close(): Promise<void> {
     if (!this.#closing.signal.aborted) {
@@ -261,10 +231,11 @@ export class HttpSubmitter {
 
 /**
  * The part every HTTP connector has in common: one submitter holding its limits and retries,
- * receipts handed over by the webhook route, close() settling what is pending. A connector
- * adds its method and how it builds a request and reads the answer.
+ * close() settling what is pending. A connector adds its method and how it builds a request
+ * and reads the answer. Its receipts do not come here: the webhook routes hand them to the
+ * ReceiptInbox.
  */
-export abstract class SubmitterConnector implements HttpConnector {
+export abstract class SubmitterConnector implements Connector {
   abstract readonly method: Connector['method'];
   protected readonly submitter: HttpSubmitter;
 
@@ -290,14 +261,6 @@ export abstract class SubmitterConnector implements HttpConnector {
       kind: 'retry',
       error: `${this.submitter.name} connector closed`,
     });
-  }
-
-  onReceipt(handler: ReceiptHandler): void {
-    this.submitter.onReceipt(handler);
-  }
-
-  deliverReceipt(receipt: Receipt): Promise<void> {
-    return this.submitter.deliverReceipt(receipt);
   }
 
   close(): Promise<void> {

@@ -7,7 +7,7 @@ import {
   type SmscOptions,
   type TestSmsc,
 } from '../../../../tests/support/smsc.ts';
-import type { Connector, OutgoingSms, Receipt } from '../types.ts';
+import type { OutgoingSms, Receipt, ReceivingConnector } from '../types.ts';
 import {
   createSmppConnector,
   relativeValidityPeriod,
@@ -17,7 +17,7 @@ import {
 const PASSWORD = 'pa55-word!';
 
 let smsc: TestSmsc | undefined;
-let connector: Connector | undefined;
+let connector: ReceivingConnector | undefined;
 let logLines: string[] = [];
 
 afterEach(async () => {
@@ -195,7 +195,7 @@ describe('SMPP connector: encoding on the wire', () => {
 });
 
 describe('SMPP connector: receipts', () => {
-  function collect(connector: Connector) {
+  function collect(connector: ReceivingConnector) {
     const receipts: Receipt[] = [];
     connector.onReceipt(async (receipt) => {
       receipts.push(receipt);

@@ -20,19 +20,44 @@
  * 'unavailable' after `unboundWaitMs` already, so the queue, not this connector, holds messages
  * through an outage. A part with no submit_sm_resp within `responseTimeoutMs` resolves 'retry'
  * (the SMSC may still have taken it: a retry may then duplicate it).
+ *
+ * In parts: the bind's lifecycle (bind-session.ts), the window and rate cap (flow-control.ts),
+ * the statuses (status.ts), the submit_sm fields (pdu-fields.ts); this file keeps the submit
+ * bookkeeping and the receipts.
  */
 import smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
 import { encodeSms } from '../sms-parts.ts';
 import type {
-  Connector,
   DeliveryLogger,
   OutgoingSms,
   ReceiptHandler,
+  ReceivingConnector,
   SubmitOutcome,
 } from '../types.ts';
 import { storableOutcome, storableReceipt } from '../provider-text.ts';
+import { BindSession } from './bind-session.ts';
+import { FlowControl, realClock } from './flow-control.ts';
+import {
+  destinationAddress,
+  relativeValidityPeriod,
+  sourceAddress,
+} from './pdu-fields.ts';
 import { readDeliverSm } from './receipt.ts';
+import {
+  describeStatus,
+  ESME_RINVBNDSTS,
+  ESME_RX_T_APPN,
+  THROTTLE_STATUSES,
+  TRANSIENT_STATUSES,
+} from './status.ts';
+
+export { relativeValidityPeriod } from './pdu-fields.ts';
+export {
+  describeStatus,
+  THROTTLE_STATUSES,
+  TRANSIENT_STATUSES,
+} from './status.ts';
 
 export interface SmppConnectorOptions {
   host: string;
@@ -65,49 +90,6 @@ export interface SmppConnectorOptions {
   validitySeconds?: number | null;
 }
 
-/** The largest day count of a relative validity_period (DD: two digits). */
-const MAX_VALIDITY_DAYS = 99;
-
-/**
- * SMPP 3.4 §7.1.1 relative time, "YYMMDDhhmmsstnnR", for a number of seconds: days, hours,
- * minutes and seconds (years and months stay 00, their length is not fixed; 2 days is
- * "000002000000000R"). Beyond 99 days it is 99 days 23:59:59, the most the field holds
- * without months (SMSCs cap validity far lower anyway).
- */
-export function relativeValidityPeriod(seconds: number): string {
-  const total = Math.min(
-    Math.max(0, Math.floor(seconds)),
-    (MAX_VALIDITY_DAYS + 1) * 86_400 - 1,
-  );
-  const two = (n: number) => String(n).padStart(2, '0');
-  const days = Math.floor(total / 86_400);
-  const hours = Math.floor((total % 86_400) / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  return `0000${two(days)}${two(hours)}${two(minutes)}${two(total % 60)}000R`;
-}
-
-/** submit_sm_resp statuses worth trying again later on the same SMSC. */
-export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([
-  0x08, // ESME_RSYSERR
-  0x64, // ESME_RX_T_APPN temporary application error
-  0xfe, // ESME_RDELIVERYFAILURE (SMPP 5.0)
-  0xff, // ESME_RUNKNOWNERR
-]);
-export const THROTTLE_STATUSES: ReadonlySet<number> = new Set([0x58, 0x14]);
-const ESME_RINVBNDSTS = 0x04;
-/** deliver_sm_resp status asking the SMSC to deliver the receipt again later. */
-const ESME_RX_T_APPN = 0x64;
-
-const STATUS_NAMES = new Map<number, string>(
-  Object.entries(smpp.errors).map(([name, code]) => [code, name]),
-);
-
-export function describeStatus(status: number): string {
-  const hex = `0x${status.toString(16).padStart(2, '0')}`;
-  const name = STATUS_NAMES.get(status);
-  return name ? `${hex} ${name}` : hex;
-}
-
 interface Pending {
   sms: OutgoingSms;
   ids: (string | undefined)[];
@@ -131,31 +113,13 @@ interface InFlight {
   timer: NodeJS.Timeout;
 }
 
-/** Sender address fields: alphanumeric TON 5 NPI 0, a number TON 1 NPI 1 without '+'. */
-function sourceAddress(from: string) {
-  const number = /^\+?(\d{1,20})$/.exec(from.trim());
-  if (number) {
-    return {
-      source_addr_ton: 1,
-      source_addr_npi: 1,
-      source_addr: number[1],
-    };
-  }
-  if (!/^[\x20-\x7e]{1,11}$/.test(from)) return null;
-  return { source_addr_ton: 5, source_addr_npi: 0, source_addr: from };
-}
-
-function destinationAddress(to: string) {
-  const number = /^\+?(\d{1,20})$/.exec(to.trim());
-  if (!number) return null;
-  return { dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: number[1] };
-}
-
-export function createSmppConnector(options: SmppConnectorOptions): Connector {
+export function createSmppConnector(
+  options: SmppConnectorOptions,
+): ReceivingConnector {
   return new SmppConnector(options);
 }
 
-class SmppConnector implements Connector {
+class SmppConnector implements ReceivingConnector {
   readonly method = 'MELROSE_SMPP' as const;
 
   readonly #options: Required<
@@ -168,30 +132,15 @@ class SmppConnector implements Connector {
   readonly #log: DeliveryLogger;
   #handler: ReceiptHandler | null = null;
 
-  #session: Session | null = null;
-  #bound = false;
   #closing = false;
   #closed: Promise<void> | null = null;
-  #lastBindError: string | null = null;
-  #reconnectAttempt = 0;
-  #reconnectTimer: NodeJS.Timeout | null = null;
-  #bindTimer: NodeJS.Timeout | null = null;
-  #enquireTimer: NodeJS.Timeout | null = null;
-  #enquireDeadline: NodeJS.Timeout | null = null;
+  readonly #bind: BindSession;
+  readonly #flow: FlowControl;
 
   readonly #pending = new Set<Pending>();
   #queue: Part[] = [];
   readonly #inFlight = new Map<number, InFlight>();
   #reference = Math.floor(Math.random() * 256);
-
-  // Flow control: window and token bucket, both cut on throttling and regrown on success.
-  #window: number;
-  #rate: number | null;
-  #tokens: number;
-  #refilledAt = performance.now();
-  #pausedUntil = 0;
-  #successesSinceGrowth = 0;
-  #pumpTimer: NodeJS.Timeout | null = null;
 
   constructor(options: SmppConnectorOptions) {
     // `??` rather than a spread: a caller passing config values may pass undefined.
@@ -223,10 +172,19 @@ class SmppConnector implements Connector {
       options.validitySeconds == null
         ? null
         : relativeValidityPeriod(options.validitySeconds);
-    this.#window = this.#options.window;
-    this.#rate = this.#options.maxTps;
-    this.#tokens = this.#bucketSize();
-    this.#connect();
+    this.#flow = new FlowControl({
+      window: this.#options.window,
+      maxTps: this.#options.maxTps,
+      throttlePauseMs: this.#options.throttlePauseMs,
+      clock: realClock,
+      ready: () => this.#pump(),
+    });
+    this.#bind = new BindSession(this.#options, {
+      waiting: () => this.#queue.length,
+      bound: () => this.#pump(),
+      dropped: () => this.#takeBackOutstanding(),
+      deliverSm: (session, pdu) => this.#onDeliverSm(session, pdu),
+    });
   }
 
   onReceipt(handler: ReceiptHandler): void {
@@ -267,7 +225,7 @@ class SmppConnector implements Connector {
     return new Promise<SubmitOutcome>((resolve) => {
       const { pendingTimeoutMs, unboundWaitMs } = this.#options;
       // Bind down: wait briefly (a rebind in progress), not the whole pending time.
-      const wait = this.#bound
+      const wait = this.#bind.isUp()
         ? pendingTimeoutMs
         : Math.min(unboundWaitMs, pendingTimeoutMs);
       const pending: Pending = {
@@ -306,7 +264,7 @@ class SmppConnector implements Connector {
   /** The pending time is over: say whether the provider could have the message. */
   #onPendingTimeout(pending: Pending, waitedMs: number): void {
     const { pendingTimeoutMs } = this.#options;
-    if (this.#bound && waitedMs < pendingTimeoutMs) {
+    if (this.#bind.isUp() && waitedMs < pendingTimeoutMs) {
       // The short wait for a bind, and it is up now: the full pending time applies.
       pending.timer = setTimeout(
         () => this.#onPendingTimeout(pending, pendingTimeoutMs),
@@ -316,15 +274,15 @@ class SmppConnector implements Connector {
     }
     const seconds = waitedMs / 1000;
     if (pending.maybeTaken) {
-      const why = pending.lastError ?? this.#unavailableReason();
+      const why = pending.lastError ?? this.#bind.unavailableReason();
       this.#finish(pending, {
         kind: 'retry',
         error: `not accepted by the SMSC within ${seconds} s${why ? ` (${why})` : ''}`,
       });
-    } else if (!this.#bound) {
+    } else if (!this.#bind.isUp()) {
       this.#finish(pending, {
         kind: 'unavailable',
-        error: this.#unavailableReason() ?? 'SMSC unavailable',
+        error: this.#bind.unavailableReason() ?? 'SMSC unavailable',
       });
     } else {
       const why = pending.lastError ? ` (${pending.lastError})` : '';
@@ -336,129 +294,26 @@ class SmppConnector implements Connector {
   }
 
   isUp(): boolean {
-    return this.#bound;
+    return this.#bind.isUp();
   }
 
   close(): Promise<void> {
     if (this.#closed) return this.#closed;
     this.#closing = true;
-    for (const timer of [this.#reconnectTimer, this.#pumpTimer]) {
-      if (timer) clearTimeout(timer);
-    }
+    this.#flow.close();
     for (const pending of [...this.#pending]) {
       this.#finish(pending, { kind: 'retry', error: 'SMPP connector closed' });
     }
     this.#queue = [];
-    const session = this.#session;
-    this.#closed = new Promise<void>((resolve) => {
-      if (!session) return resolve();
-      session.socket.once('close', () => resolve());
-      if (session.socket.destroyed) return resolve();
-      if (!this.#bound) return session.destroy();
-      // A polite unbind; an SMSC that does not answer is cut off.
-      const cutOff = setTimeout(
-        () => session.destroy(),
-        Math.min(this.#options.responseTimeoutMs, 2_000),
-      );
-      session.socket.once('close', () => clearTimeout(cutOff));
-      const sent = session.unbind({}, () => session.close());
-      if (!sent) session.destroy();
-    });
+    this.#closed = this.#bind.close();
     return this.#closed;
   }
 
-  // ---- connection ----
-
-  #connect(): void {
-    this.#reconnectTimer = null;
-    if (this.#closing) return;
-    const { host, port, systemId } = this.#options;
-    const session = smpp.connect({ host, port });
-    this.#session = session;
-
-    session.on('connect', () => {
-      // PDUs are small: without this, Nagle holds the 2nd submit of a window until the SMSC
-      // acknowledges the 1st, and the window degenerates to one PDU per round trip.
-      session.socket.setNoDelay(true);
-      this.#bind(session);
-    });
-    session.on('error', (error: Error) => {
-      if (this.#session === session) this.#lastBindError = error.message;
-      this.#log.warn(
-        { host, port, systemId, err: error.message },
-        'SMPP connection error',
-      );
-      session.destroy();
-    });
-    session.on('close', () => this.#onClose(session));
-    session.on('pdu', (pdu: PDU) => this.#onPdu(session, pdu));
-  }
-
-  #bind(session: Session): void {
-    const { systemId, password, systemType, responseTimeoutMs } = this.#options;
-    this.#bindTimer = setTimeout(() => {
-      this.#lastBindError = 'no bind_resp';
-      this.#log.warn({ systemId }, 'SMPP bind got no answer');
-      session.destroy();
-    }, responseTimeoutMs);
-    session.bind_transceiver(
-      {
-        system_id: systemId,
-        password,
-        system_type: systemType,
-        interface_version: 0x34,
-      },
-      (resp) => {
-        if (this.#bindTimer) clearTimeout(this.#bindTimer);
-        this.#bindTimer = null;
-        if (this.#session !== session || this.#closing) return;
-        if (resp.command_status !== 0) {
-          this.#lastBindError = `bind refused: ${describeStatus(resp.command_status)}`;
-          this.#log.warn(
-            {
-              host: this.#options.host,
-              port: this.#options.port,
-              systemId,
-              status: describeStatus(resp.command_status),
-            },
-            'SMPP bind refused',
-          );
-          session.destroy();
-          return;
-        }
-        this.#bound = true;
-        this.#lastBindError = null;
-        this.#reconnectAttempt = 0;
-        this.#log.info(
-          {
-            host: this.#options.host,
-            port: this.#options.port,
-            systemId,
-            resent: this.#queue.length,
-          },
-          'SMPP bound (transceiver)',
-        );
-        this.#startEnquireLink(session);
-        this.#pump();
-      },
-    );
-  }
-
-  #onClose(session: Session): void {
-    if (this.#session !== session) return;
-    for (const timer of [
-      this.#bindTimer,
-      this.#enquireTimer,
-      this.#enquireDeadline,
-    ]) {
-      if (timer) clearTimeout(timer);
-    }
-    this.#bindTimer = this.#enquireTimer = this.#enquireDeadline = null;
-    const wasBound = this.#bound;
-    this.#bound = false;
-    this.#session = null;
-
-    // Outstanding PDUs go back to the front of the queue, in the order they were sent.
+  /**
+   * The bind dropped: its outstanding PDUs go back to the front of the queue, in the order they
+   * were sent, to be sent again after the rebind. How many there were.
+   */
+  #takeBackOutstanding(): number {
     const outstanding = [...this.#inFlight.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, entry]) => {
@@ -473,78 +328,10 @@ class SmppConnector implements Connector {
       part.pending.maybeTaken = true;
     }
     this.#queue = [...outstanding, ...this.#queue];
-
-    if (this.#closing) return;
-    if (wasBound) {
-      this.#log.warn(
-        { systemId: this.#options.systemId, outstanding: outstanding.length },
-        'SMPP bind lost',
-      );
-    }
-    const delay = Math.min(
-      this.#options.reconnectMaxMs,
-      this.#options.reconnectMinMs * 2 ** this.#reconnectAttempt,
-    );
-    this.#reconnectAttempt = Math.min(this.#reconnectAttempt + 1, 30);
-    this.#log.info({ delayMs: delay }, 'SMPP rebind scheduled');
-    this.#reconnectTimer = setTimeout(() => this.#connect(), delay);
+    return outstanding.length;
   }
 
-  #startEnquireLink(session: Session): void {
-    const { enquireLinkMs, responseTimeoutMs } = this.#options;
-    this.#enquireTimer = setInterval(() => {
-      if (this.#enquireDeadline) return; // the previous one is still unanswered
-      this.#enquireDeadline = setTimeout(() => {
-        this.#log.warn(
-          { systemId: this.#options.systemId },
-          'SMPP enquire_link unanswered: dropping the bind',
-        );
-        session.destroy();
-      }, responseTimeoutMs);
-      session.enquire_link({}, () => {
-        if (this.#enquireDeadline) clearTimeout(this.#enquireDeadline);
-        this.#enquireDeadline = null;
-      });
-    }, enquireLinkMs);
-  }
-
-  #unavailableReason(): string | null {
-    if (this.#bound) return null;
-    return `SMSC unavailable${this.#lastBindError ? `: ${this.#lastBindError}` : ''}`;
-  }
-
-  // ---- incoming requests ----
-
-  #onPdu(session: Session, pdu: PDU): void {
-    // Listeners run inside the library's socket read loop: nothing may throw out of here.
-    try {
-      if (pdu.isResponse()) return; // answered through the send callbacks
-      switch (pdu.command) {
-        case 'deliver_sm':
-          this.#onDeliverSm(session, pdu);
-          return;
-        case 'enquire_link':
-          session.send(pdu.response());
-          return;
-        case 'unbind':
-          session.send(pdu.response());
-          session.close();
-          return;
-        case 'alert_notification':
-          return; // has no response
-        case 'unknown':
-          session.send(pdu.response()); // generic_nack
-          return;
-        default:
-          session.send(pdu.response({ command_status: 0x03 })); // ESME_RINVCMDID
-      }
-    } catch (error) {
-      this.#log.error(
-        { err: (error as Error).message, command: pdu.command },
-        'SMPP request handling failed',
-      );
-    }
-  }
+  // ---- receipts ----
 
   #onDeliverSm(session: Session, pdu: PDU): void {
     const answer = (status: number) => {
@@ -595,49 +382,17 @@ class SmppConnector implements Connector {
 
   // ---- submitting ----
 
-  #bucketSize(): number {
-    // Up to 50 ms worth of submits in one burst, so the cap holds over any short interval.
-    return this.#rate === null ? 1 : Math.max(1, this.#rate / 20);
-  }
-
-  #schedulePump(delayMs: number): void {
-    if (this.#pumpTimer) return;
-    this.#pumpTimer = setTimeout(
-      () => {
-        this.#pumpTimer = null;
-        this.#pump();
-      },
-      Math.max(1, Math.ceil(delayMs)),
-    );
-  }
-
   #pump(): void {
-    const session = this.#session;
-    if (!this.#bound || !session || this.#closing) return;
-    const now = performance.now();
-    if (now < this.#pausedUntil) {
-      this.#schedulePump(this.#pausedUntil - now);
-      return;
-    }
-    while (this.#inFlight.size < this.#window && this.#queue.length > 0) {
+    const session = this.#bind.session;
+    if (!this.#bind.isUp() || !session || this.#closing) return;
+    if (this.#flow.paused()) return;
+    while (this.#flow.hasRoom(this.#inFlight.size) && this.#queue.length > 0) {
       const part = this.#queue[0]!;
       if (part.pending.done) {
         this.#queue.shift();
         continue;
       }
-      if (this.#rate !== null) {
-        const at = performance.now();
-        this.#tokens = Math.min(
-          this.#bucketSize(),
-          this.#tokens + ((at - this.#refilledAt) / 1000) * this.#rate,
-        );
-        this.#refilledAt = at;
-        if (this.#tokens < 1) {
-          this.#schedulePump(((1 - this.#tokens) / this.#rate) * 1000);
-          return;
-        }
-        this.#tokens -= 1;
-      }
+      if (!this.#flow.take()) return;
       this.#queue.shift();
       if (!this.#send(session, part)) {
         this.#queue.unshift(part);
@@ -668,7 +423,7 @@ class SmppConnector implements Connector {
 
   #onSubmitResp(session: Session, resp: PDU): void {
     const entry = this.#inFlight.get(resp.sequence_number);
-    if (this.#session !== session || !entry) return; // late: timed out or from a dropped bind
+    if (this.#bind.session !== session || !entry) return; // late: timed out or from a dropped bind
     this.#inFlight.delete(resp.sequence_number);
     clearTimeout(entry.timer);
     const { part } = entry;
@@ -676,7 +431,7 @@ class SmppConnector implements Connector {
     const status = resp.command_status;
 
     if (status === 0) {
-      this.#grow();
+      this.#flow.accepted();
       if (!pending.done) {
         pending.maybeTaken = true;
         pending.ids[part.index] = String(resp.message_id ?? '');
@@ -712,39 +467,18 @@ class SmppConnector implements Connector {
     this.#pump();
   }
 
-  /** Halve window and rate once per pause; the PDUs already out answer within it. */
+  /** Halve window and rate once per pause (flow-control.ts); logged when they are cut. */
   #throttle(status: number): void {
-    const now = performance.now();
-    if (now < this.#pausedUntil) return;
-    this.#pausedUntil = now + this.#options.throttlePauseMs;
-    this.#window = Math.max(1, Math.floor(this.#window / 2));
-    if (this.#rate !== null) {
-      this.#rate = Math.max(1, this.#rate / 2);
-      this.#tokens = Math.min(this.#tokens, this.#bucketSize());
-    }
-    this.#successesSinceGrowth = 0;
+    if (!this.#flow.throttled()) return;
     this.#log.warn(
       {
         status: describeStatus(status),
-        window: this.#window,
-        maxTps: this.#rate,
+        window: this.#flow.window,
+        maxTps: this.#flow.rate,
         pauseMs: this.#options.throttlePauseMs,
       },
       'SMSC throttling: slowing down',
     );
-  }
-
-  /** After a window's worth of accepted submits, one more slot and a tenth more rate. */
-  #grow(): void {
-    const { window, maxTps } = this.#options;
-    if (this.#window >= window && this.#rate === maxTps) return;
-    this.#successesSinceGrowth += 1;
-    if (this.#successesSinceGrowth < this.#window) return;
-    this.#successesSinceGrowth = 0;
-    this.#window = Math.min(window, this.#window + 1);
-    if (this.#rate !== null && maxTps !== null) {
-      this.#rate = Math.min(maxTps, this.#rate + maxTps / 10);
-    }
   }
 
   #finish(pending: Pending, outcome: SubmitOutcome): void {

@@ -11,8 +11,7 @@ import {
   type TestVonage,
   type VonageServerOptions,
 } from '../../../../tests/support/vonage-server.ts';
-import type { HttpConnector } from '../http/submitter.ts';
-import type { OutgoingSms, Receipt } from '../types.ts';
+import type { Connector, OutgoingSms } from '../types.ts';
 import { VONAGE_SIGNATURE_METHODS } from '../../../shared/limits.ts';
 import {
   createVonageConnector,
@@ -26,7 +25,7 @@ import {
 const API_SECRET = 'vonage-s3cret!';
 
 let vonage: TestVonage | undefined;
-let connector: HttpConnector | undefined;
+let connector: Connector | undefined;
 let logLines: string[] = [];
 
 afterEach(async () => {
@@ -309,26 +308,6 @@ describe('Vonage connector: limits and shutdown', () => {
     });
     expect(performance.now() - started).toBeLessThan(1_000);
     expect((await connector.submit(sms('later'))).kind).toBe('retry');
-  });
-
-  it('hands receipts to the handler and fails without one (the webhook answers 5xx)', async () => {
-    const { connector } = await setUp();
-    const receipt: Receipt = {
-      providerMessageId: 'X1',
-      state: 'DELIVERED',
-      error: null,
-    };
-    await expect(connector.deliverReceipt(receipt)).rejects.toThrow(
-      /before a receipt handler/,
-    );
-    const seen: Receipt[] = [];
-    connector.onReceipt(async (r) => void seen.push(r));
-    await connector.deliverReceipt(receipt);
-    expect(seen).toEqual([receipt]);
-    connector.onReceipt(async () => {
-      throw new Error('db down');
-    });
-    await expect(connector.deliverReceipt(receipt)).rejects.toThrow('db down');
   });
 });
 

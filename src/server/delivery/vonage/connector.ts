@@ -2,8 +2,8 @@
  * The VONAGE_SMS connector: Vonage's SMS API, `POST {VONAGE_BASE_URL}/sms/json` (form fields
  * api_key, api_secret, from, to, text, type, callback, client-ref), and the pure parts of its
  * delivery-receipt webhook (parsing and signature checking). Receipts do not reach this
- * connector by itself: the route `/api/webhooks/vonage/dlr` parses them with
- * parseVonageReceipt and hands them to deliverReceipt(), which awaits the queue's handler.
+ * connector: the route `/api/webhooks/vonage/dlr` parses them with parseVonageReceipt and hands
+ * them to the ReceiptInbox (receipt-inbox.ts).
  *
  * Vonage splits long texts itself and answers one entry per part, in order:
  * `{"message-count": "2", "messages": [{"status": "0", "message-id": "…", …}, …]}`.
@@ -44,12 +44,12 @@ import {
   SubmitterConnector,
   type AttemptResult,
   type HttpAnswer,
-  type HttpConnector,
   type RetryPolicy,
 } from '../http/submitter.ts';
 import { storableText } from '../../../shared/text.ts';
 import { receiptIdProblem } from '../receipt-fields.ts';
 import type {
+  Connector,
   DeliveryLogger,
   FinalState,
   OutgoingSms,
@@ -188,7 +188,7 @@ function vonageNumber(value: string): string | null {
 
 export function createVonageConnector(
   options: VonageConnectorOptions,
-): HttpConnector {
+): Connector {
   return new VonageConnector(options);
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import {
   VONAGE_RECEIPT_PATH,
-  WORLD_SPECIAL_RECEIPT_PATH,
+  GENERIC_GATEWAY_RECEIPT_PATH,
   strictFormFields,
 } from '../../delivery/index.ts';
 import { badRequest, HttpError } from '../../errors.ts';
@@ -129,7 +129,7 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
     );
     app.post(
-      path(WORLD_SPECIAL_RECEIPT_PATH),
+      path(GENERIC_GATEWAY_RECEIPT_PATH),
       {
         schema: {
           operationId: 'receiveWorldSpecialReceipt',
@@ -147,7 +147,7 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
       },
       async (request) =>
         answer(
-          await service.worldSpecialReceipt(
+          await service.genericGatewayReceipt(
             deps,
             request.headers.authorization,
             request.body,

@@ -12,7 +12,7 @@ import {
   vonageFields,
   vonageTimestampProblem,
   bearerMatches,
-  parseWorldSpecialReceipt,
+  parseGenericGatewayReceipt,
 } from '../../delivery/index.ts';
 import { badRequest, notFound, unauthorized } from '../../errors.ts';
 
@@ -70,16 +70,16 @@ export async function vonageReceipt(
 }
 
 /** The generic gateway: POST JSON with the same bearer token as our submits. */
-export async function worldSpecialReceipt(
+export async function genericGatewayReceipt(
   deps: Deps,
   authorization: string | undefined,
   body: unknown,
 ): Promise<ReceiptAnswer> {
-  const token = deps.config.delivery.worldSpecialToken;
+  const token = deps.config.delivery.genericGatewayToken;
   if (!token || !bearerMatches(authorization, token)) {
     throw unauthorized('Missing or invalid bearer token');
   }
-  const parsed = parseWorldSpecialReceipt(body);
+  const parsed = parseGenericGatewayReceipt(body);
   if ('error' in parsed) throw badRequest(parsed.error);
   await deps.deliveryReceipts.deliver('WORLD_SPECIAL', parsed.receipt);
   return { taken: true };

@@ -1,0 +1,100 @@
+/**
+ * This node's delivery workers: they fetch batches of jobs from the durable queue, load their
+ * messages in one statement, and run each job's attempt (attempt.ts).
+ */
+import type { JobWithMetadata, PgBoss } from 'pg-boss';
+import type { Db } from '../db/client.ts';
+import { WORKER_POLL_SECONDS } from './alarm.ts';
+import { attemptDelivery, type AttemptContext } from './attempt.ts';
+import { DELIVERY_QUEUE } from './queue.ts';
+import * as repo from './repo.ts';
+import type { DeliveryLogger } from './types.ts';
+
+/** Jobs fetched at once by a worker. */
+export const DELIVERY_BATCH_SIZE = 100;
+
+type DeliveryJob = JobWithMetadata<{ messageId: string }>;
+
+/** One fetched batch: each job's result, a job that threw failing alone. */
+export async function handleJobs(
+  db: Db,
+  ctx: AttemptContext,
+  jobs: DeliveryJob[],
+) {
+  const rows = await repo.loadForDelivery(
+    db,
+    jobs.map((job) => job.data.messageId),
+    jobs.map((job) => job.id),
+  );
+  const released = rows.filter((row) => row.released).length;
+  if (released > 0) ctx.observer.messages?.('ACCEPTED', released);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return Promise.all(
+    jobs.map(async (job) => {
+      try {
+        return {
+          id: job.id,
+          status: await attemptDelivery(ctx, job, byId.get(job.data.messageId)),
+        };
+      } catch (err) {
+        ctx.logger.error(
+          { err, messageId: job.data.messageId },
+          'delivery job failed',
+        );
+        ctx.retryIn();
+        return { id: job.id, status: 'failed' as const };
+      }
+    }),
+  );
+}
+
+/** Starts `count` workers on the delivery queue; the result wakes them all. */
+export async function startDeliveryWorkers(
+  boss: PgBoss,
+  db: Db,
+  ctx: AttemptContext,
+  count: number,
+): Promise<() => void> {
+  const workIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    workIds.push(
+      await boss.work(
+        DELIVERY_QUEUE,
+        {
+          batchSize: DELIVERY_BATCH_SIZE,
+          includeMetadata: true,
+          perJobResults: true,
+          // Woken by this node's sends and by the alarm: polling is only a backstop.
+          pollingIntervalSeconds: WORKER_POLL_SECONDS,
+          burstWhenBatchFull: true,
+        },
+        (jobs: DeliveryJob[]) => handleJobs(db, ctx, jobs),
+      ),
+    );
+  }
+  return () => {
+    for (const id of workIds) boss.notifyWorker(id);
+  };
+}
+
+/**
+ * The embedded database (PGlite or the server's own PostgreSQL) has one process: a job still
+ * active at start was being delivered by a server that was killed. Hand such jobs back to the
+ * queue now rather than after their expiry. (On a shared PostgreSQL other nodes may be working
+ * on theirs: there the heartbeat and the expiry decide.)
+ */
+export async function reclaimOrphanedJobs(
+  boss: PgBoss,
+  db: Db,
+  logger: DeliveryLogger,
+): Promise<void> {
+  const ids = await repo.activeJobIds(db);
+  if (ids.length === 0) return;
+  await boss.fail(DELIVERY_QUEUE, ids, {
+    message: 'the server delivering it stopped',
+  });
+  logger.info(
+    { jobs: ids.length },
+    'delivery jobs of a stopped server handed back',
+  );
+}
