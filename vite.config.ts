@@ -1,6 +1,31 @@
+import { globSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './scripts/vite-precompress.ts';
+
+const API_TESTS = 'tests/api/**/*.test.ts';
+
+/**
+ * The API files that also run on the embedded PGlite: those whose line `// @also-on-pglite:
+ * <why>` says what they check that differs by engine (PGlite's own driver, transactions, text
+ * and numeric handling, its job-queue adapter and LISTEN, the in-memory sign-in throttle…).
+ * Every API file runs on PostgreSQL (the `api` project); a file whose servers never depend on
+ * TEST_DATABASE_URL needs no mark either way.
+ */
+export const PGLITE_MARK = /^\/\/ @also-on-pglite:/m;
+const alsoOnPglite = globSync(API_TESTS).filter((file) =>
+  PGLITE_MARK.test(readFileSync(file, 'utf8')),
+);
+
+/**
+ * Files run at once. Vitest's default (available cores − 1) ran one file at a time on CI's 2
+ * cores. The unit and component tests are CPU alone: one per core. The API files mostly wait
+ * (PostgreSQL, timers, spawned servers): more than the cores keep both busy. Both API passes
+ * share one pool (same groupOrder, so the same count); a run of every project (`vitest run`)
+ * runs the unit projects first (groupOrder 0), then the API ones.
+ */
+const UNIT_WORKERS = 2;
+const API_WORKERS = 3;
 
 export default defineConfig({
   root: 'src/web',
@@ -22,10 +47,13 @@ export default defineConfig({
           name: 'unit',
           root: '.',
           environment: 'node',
+          maxWorkers: UNIT_WORKERS,
           include: [
             'src/shared/**/*.test.ts',
             'src/server/**/*.test.ts',
             'tests/lint/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'tests/support/**/*.test.ts',
           ],
         },
       },
@@ -34,6 +62,7 @@ export default defineConfig({
           name: 'web',
           root: '.',
           environment: 'jsdom',
+          maxWorkers: UNIT_WORKERS,
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/testing/setup-tests.ts'],
         },
@@ -43,9 +72,36 @@ export default defineConfig({
           name: 'api',
           root: '.',
           environment: 'node',
-          include: ['tests/api/**/*.test.ts'],
+          maxWorkers: API_WORKERS,
+          sequence: { groupOrder: 1 },
+          include: [API_TESTS],
+          // PostgreSQL (TEST_DATABASE_URL, else a cluster of the run's own) and its migrated
+          // template; PGlite's template too, for the files whose servers always run on it.
+          globalSetup: [
+            'tests/support/postgres-setup.ts',
+            'tests/support/pglite-template.ts',
+          ],
+          setupFiles: [
+            'tests/support/engine-postgres.ts',
+            'tests/support/remove-temp-dirs.ts',
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'api-pglite',
+          root: '.',
+          environment: 'node',
+          maxWorkers: API_WORKERS,
+          sequence: { groupOrder: 1 },
+          include: alsoOnPglite,
           globalSetup: ['tests/support/pglite-template.ts'],
-          setupFiles: ['tests/support/remove-temp-dirs.ts'],
+          setupFiles: [
+            'tests/support/engine-pglite.ts',
+            'tests/support/remove-temp-dirs.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
