@@ -2,6 +2,7 @@ import { globSync, readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './scripts/vite-precompress.ts';
+import LongestFirst from './tests/support/longest-first.ts';
 
 const API_TESTS = 'tests/api/**/*.test.ts';
 
@@ -31,6 +32,12 @@ const API_WORKERS = 3;
  * test (a fleet of processes, a hundred sign-ins) takes up to three times what it did alone.
  */
 const API_TEST_TIMEOUT_MS = 60_000;
+/**
+ * expect.poll's own default (1 s) is a hang detector too short for a loaded machine: a spawned
+ * server's log line took longer (operations.test.ts). A test whose bound is the contract's says
+ * so with its own `timeout`.
+ */
+const API_POLL = { timeout: 5_000 };
 
 export default defineConfig({
   root: 'src/web',
@@ -46,6 +53,7 @@ export default defineConfig({
   },
   test: {
     root: '.',
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
@@ -92,6 +100,7 @@ export default defineConfig({
           ],
           testTimeout: API_TEST_TIMEOUT_MS,
           hookTimeout: 2 * API_TEST_TIMEOUT_MS,
+          expect: { poll: API_POLL },
         },
       },
       {
@@ -109,6 +118,7 @@ export default defineConfig({
           ],
           testTimeout: API_TEST_TIMEOUT_MS,
           hookTimeout: 2 * API_TEST_TIMEOUT_MS,
+          expect: { poll: API_POLL },
         },
       },
     ],
