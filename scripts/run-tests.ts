@@ -20,7 +20,7 @@ import {
   rmSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface Phase {
   phase: string;
@@ -85,6 +85,8 @@ function runStep(step: Step, scratch: string): Promise<Phase> {
       const status = code ?? (signal ? 128 : 1);
       const phase: Phase = { phase: step.name, seconds, status };
       if (cpu !== undefined) phase.cpu = cpu;
+      // Written as each step ends: a run stopped midway still shows the steps it finished.
+      appendFileSync(PHASES_FILE, `${JSON.stringify(phase)}\n`);
       if (step.quiet) {
         process.stdout.write(
           `\n--- ${step.name} (${step.command}): exit ${status}, ${seconds.toFixed(1)} s\n${held}`,
@@ -109,7 +111,7 @@ async function main(only: string[]): Promise<number> {
     );
     return 2;
   }
-  mkdirSync('.tmp/reports', { recursive: true });
+  mkdirSync(dirname(PHASES_FILE), { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'run-tests-'));
   const done = new Map<string, Promise<Phase>>();
   const start = (step: Step): Promise<Phase> => {
@@ -124,9 +126,6 @@ async function main(only: string[]): Promise<number> {
   };
   const phases = await Promise.all(steps.map(start));
   rmSync(scratch, { recursive: true, force: true });
-  for (const phase of phases) {
-    appendFileSync(PHASES_FILE, `${JSON.stringify(phase)}\n`);
-  }
   console.log('\nnpm test steps:');
   for (const p of phases) {
     console.log(
