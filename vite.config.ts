@@ -26,6 +26,12 @@ const alsoOnPglite = globSync(API_TESTS).filter((file) =>
  * runs the unit projects first (groupOrder 0), then the API ones.
  */
 const UNIT_WORKERS = 2;
+/**
+ * The unit and component tests' time limit (Vitest's default is 5 s): two files at once beside
+ * the type checks and lint (npm test) on two cores, a jsdom test rendering a whole screen took
+ * longer.
+ */
+const UNIT_TEST_TIMEOUT_MS = 20_000;
 const API_WORKERS = 3;
 /**
  * A test's time limit, a hang detector: with API_WORKERS files sharing two cores a CPU-heavy
@@ -61,6 +67,7 @@ export default defineConfig({
           root: '.',
           environment: 'node',
           maxWorkers: UNIT_WORKERS,
+          testTimeout: UNIT_TEST_TIMEOUT_MS,
           include: [
             'src/shared/**/*.test.ts',
             'src/server/**/*.test.ts',
@@ -76,6 +83,7 @@ export default defineConfig({
           root: '.',
           environment: 'jsdom',
           maxWorkers: UNIT_WORKERS,
+          testTimeout: UNIT_TEST_TIMEOUT_MS,
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/testing/setup-tests.ts'],
         },
