@@ -1,3 +1,4 @@
+// @also-on-pglite: without TEST_DATABASE_URL (this pass) it backs up and restores the embedded PostgreSQL of DATA_DIR, the default engine: its socket, password, lock and relocation as root.
 import { spawn } from 'node:child_process';
 import {
   copyFileSync,

@@ -1,3 +1,4 @@
+// @also-on-pglite: delivery jobs go through pg-boss's PGlite adapter (one connection, its own exec path).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { smscBind } from '../support/fleet.ts';
 import {

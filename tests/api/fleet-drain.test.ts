@@ -11,7 +11,7 @@ import {
   spawnServer,
   stopServer,
 } from '../support/spawn-server.ts';
-import { startServer } from '../support/start-server.ts';
+import { migratedTemplateOf, startServer } from '../support/start-server.ts';
 
 /**
  * Readiness and drain (CONTRACT.md "Operating a fleet", issue 18 part 3), with real processes:
@@ -33,7 +33,11 @@ async function databaseEnv(): Promise<Record<string, string>> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // A copy of the run's migrated database (postgres-setup.ts) rather than migrating a new one.
+  const template = migratedTemplateOf(serverUrl);
+  await admin.query(
+    `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`,
+  );
   await admin.end();
   cleanups.push(async () => {
     const c = new pg.Client({ connectionString: serverUrl });
@@ -115,9 +119,19 @@ function slowRegistration(url: string) {
     });
     req.on('error', reject);
   });
-  req.write(body.slice(0, 10));
+  const written = new Promise<void>((done) =>
+    req.write(body.slice(0, 10), () => done()),
+  );
   return {
     answer,
+    /**
+     * Resolves once the server holds the request: its first half is written, and the server
+     * has since answered a readiness request sent after it (it reads its sockets in order).
+     */
+    inFlight: async () => {
+      await written;
+      await ready(url);
+    },
     finish: () => req.end(body.slice(10)),
   };
 }
@@ -130,14 +144,15 @@ async function expectDrain(
 ) {
   expect(await ready(url)).toEqual({ status: 200, body: { status: 'ready' } });
   const slow = slowRegistration(url);
-  await new Promise((r) => setTimeout(r, 300)); // its headers are read
+  await slow.inFlight();
   const signalledAt = Date.now();
   signal();
-  await new Promise((r) => setTimeout(r, 300));
-  expect(await ready(url)).toEqual({
-    status: 503,
-    body: { status: 'draining', requestId: expect.any(String) },
-  });
+  await expect
+    .poll(() => ready(url))
+    .toEqual({
+      status: 503,
+      body: { status: 'draining', requestId: expect.any(String) },
+    });
   // Liveness is unaffected: the process still serves.
   expect((await fetch(`${url}/api/health`)).status).toBe(200);
   slow.finish();
@@ -216,11 +231,12 @@ describe('the bounds of the drain', () => {
     cleanups.push(() => void stopServer(server, 'SIGKILL'));
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await ready(server.url)).toEqual({
-      status: 503,
-      body: { status: 'draining', requestId: expect.any(String) },
-    });
+    await expect
+      .poll(() => ready(server.url))
+      .toEqual({
+        status: 503,
+        body: { status: 'draining', requestId: expect.any(String) },
+      });
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1_500);
   }, 180_000);
@@ -236,7 +252,7 @@ describe('the bounds of the drain', () => {
     cleanups.push(() => void stopServer(server, 'SIGKILL'));
     const stuck = slowRegistration(server.url);
     stuck.answer.catch(() => undefined); // cut when the process exits
-    await new Promise((r) => setTimeout(r, 300));
+    await stuck.inFlight();
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 1, signal: null });

@@ -199,7 +199,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         .poll(() => accepted.length, { timeout: 15_000 })
         .toBeGreaterThan(50);
       cluster.stop('fast');
-      await new Promise((r) => setTimeout(r, 1_000)); // down for a second
+      // Down until the node has answered the outage (503) a few times.
+      const refusedBefore = refused.length;
+      await expect
+        .poll(() => refused.length, { timeout: 15_000 })
+        .toBeGreaterThan(refusedBefore + 2);
       cluster.start();
       restarted = true;
       await Promise.all(loops);

@@ -1,3 +1,4 @@
+// @also-on-pglite: money as PGlite's NUMERIC parser returns it, concurrent writers on its one connection, and ledger:verify on an embedded DATA_DIR.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

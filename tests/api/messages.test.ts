@@ -1,3 +1,4 @@
+// @also-on-pglite: the send path's SQL (functions, locks, transactions) on PGlite's single connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpClient } from '../support/http.ts';
 import {

@@ -239,14 +239,26 @@ describe('the server process', () => {
             lastName: 'Over',
           });
         expect((await register(uniqueEmail())).status).toBe(201);
-        const killed = await admin.query(
-          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
+        const killed = await admin.query<{ pid: number }>(
+          'SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
           [name],
         );
         expect(killed.rowCount).toBeGreaterThan(0);
-        await new Promise((r) => setTimeout(r, 300));
-        expect(server.child.exitCode).toBeNull();
+        // Until every one of those sessions has ended: their clients' sockets are closed.
+        const pids = killed.rows.map((r) => r.pid);
+        await expect
+          .poll(
+            async () =>
+              (
+                await admin.query(
+                  'SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])',
+                  [pids],
+                )
+              ).rowCount,
+          )
+          .toBe(0);
         expect((await register(uniqueEmail())).status).toBe(201);
+        expect(server.child.exitCode).toBeNull();
       } finally {
         await stopServer(server);
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -1,3 +1,4 @@
+// @also-on-pglite: the queue alarm listens through PGlite's own listen(), on PostgreSQL through a LISTEN connection.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKER_POLL_SECONDS } from '../../src/server/delivery/alarm.ts';

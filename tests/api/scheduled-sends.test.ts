@@ -1,3 +1,4 @@
+// @also-on-pglite: deferred jobs (startAfter) and their waking go through pg-boss's PGlite adapter.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,8 +141,8 @@ describe('a send with sendAt', () => {
     expect(await c.ledger('SMS')).toHaveLength(1);
     expect(await scrapeMessages('SCHEDULED')).toBe(scheduledBefore + 1);
 
-    // Held: nothing tried before sendAt.
-    await sleep(1_500);
+    // Held: nothing tried before sendAt (the first attempt's time, below, proves it for the
+    // whole wait without sleeping through part of it).
     expect(await c.detail(sent.id)).toMatchObject({
       state: 'SCHEDULED',
       attempts: [],
@@ -359,6 +360,7 @@ describe('POST …/messages/{messageId}/cancel', () => {
       rounds.map(async (i) => {
         const sent = await c.schedule(inMs(1_000));
         // Around the release: from before sendAt to after the worker's next poll (0.5 s) past it.
+        // A fixed wait on purpose: the race is with the clock (sendAt), each round at its offset.
         await sleep(700 + i * 150);
         const answer = await c.cancel(sent.id);
         const done = await c.wait(sent.id, (m) =>

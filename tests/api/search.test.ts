@@ -1,3 +1,4 @@
+// @also-on-pglite: pg_trgm is PGlite's own build of the extension, loaded at open.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpClient, type HttpClient } from '../support/http.ts';

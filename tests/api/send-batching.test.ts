@@ -1,3 +1,4 @@
+// @also-on-pglite: grouped sends share PGlite's one connection instead of a pool of concurrent transactions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectLedgerBalanced } from '../support/ledger.ts';
 import {

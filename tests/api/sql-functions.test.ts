@@ -1,3 +1,4 @@
+// @also-on-pglite: the function files applied and each transition run on PGlite (PostgreSQL 18) too, not only on the server of TEST_DATABASE_URL.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @also-on-pglite: the callback queue runs through pg-boss's PGlite adapter.
 import dgram from 'node:dgram';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

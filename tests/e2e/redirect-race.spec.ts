@@ -6,10 +6,16 @@ import {
   submitLogin,
   test,
 } from './fixtures.ts';
+import { nothingWithin } from '../support/eventually.ts';
 
 const adminHeaders = { authorization: basicAuth(ADMIN.email, ADMIN.password) };
 
-const delay = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** A promise and its resolve, to hold one answer until another request was seen. */
+function signal(): { seen: Promise<void>; fire: () => void } {
+  let fire = () => undefined as void;
+  const seen = new Promise<void>((done) => (fire = done));
+  return { seen, fire };
+}
 
 test('staff with no clients who open the admin area while the clients load stay there', async ({
   page,
@@ -22,17 +28,22 @@ test('staff with no clients who open the admin area while the clients load stay 
   });
   expect(granted.status(), await granted.text()).toBe(200);
 
-  // The customer shell's client list answers 1.5 s after the user's own answer (which opens
-  // the menu), and the admin screens' code is slower still: the list's answer comes while the
-  // admin route is on its way (issue 17).
+  // The customer shell's client list answers after the user's own answer (which opens the
+  // menu), once the admin screens' code is on its way, and that code arrives only after the
+  // list's answer: the list's answer comes while the admin route loads (issue 17). Ordered by
+  // the requests themselves, not by delays.
   const meAnswered = page.waitForResponse(/\/api\/users\/me$/);
+  const adminRequested = signal();
+  const listAnswered = signal();
   await page.route(/\/api\/clients(\?|$)/, async (route) => {
     await meAnswered;
-    await delay(1_500);
+    await adminRequested.seen;
     await route.continue();
+    listAnswered.fire();
   });
   await page.route(/\/assets\/admin-[^/]*\.js$/, async (route) => {
-    await delay(2_500);
+    adminRequested.fire();
+    await listAnswered.seen;
     await route.continue();
   });
 
@@ -44,17 +55,21 @@ test('staff with no clients who open the admin area while the clients load stay 
   await expect(
     page.getByRole('heading', { level: 1, name: 'Clients' }),
   ).toBeVisible();
-  // Nothing moves it on afterwards.
-  await delay(1_000);
-  await expect(page).toHaveURL(/#\/admin\/clients$/);
+  // Nothing moves it on afterwards: every answer is in, a redirect would follow in a moment.
+  await nothingWithin(1_000, () =>
+    expect(page).toHaveURL(/#\/admin\/clients$/, { timeout: 0 }),
+  );
 });
 
 test('a customer with no clients still lands on Quick Start when the list answers late', async ({
   page,
   user,
 }) => {
+  // Late: only once the shell is on screen without it.
   await page.route(/\/api\/clients(\?|$)/, async (route) => {
-    await delay(1_500);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .waitFor({ timeout: 15_000 });
     await route.continue();
   });
   await submitLogin(page, user);

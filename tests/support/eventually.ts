@@ -30,3 +30,24 @@ export async function eventually<T>(
       : `last value ${inspect(last?.value, { depth: 3 })}`;
   throw new Error(`waiting for ${what}: not within ${timeout} ms (${seen})`);
 }
+
+/**
+ * The "nothing happens within `ms`" waits, where no event can tell that something did not
+ * happen (a refusal that must not come, a job that must stay put): runs `check`, which throws
+ * (an `expect`) once the thing has happened, every `interval` ms until `ms` have passed and once
+ * more at the end. Unlike a sleep followed by one check, it fails as soon as the thing happens.
+ * Each caller says why its window is long enough.
+ */
+export async function nothingWithin(
+  ms: number,
+  check: () => unknown,
+  { interval = 50 } = {},
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    await check();
+    const left = deadline - Date.now();
+    if (left <= 0) return;
+    await new Promise((r) => setTimeout(r, Math.min(interval, left)));
+  }
+}

@@ -7,18 +7,28 @@ export interface ScratchDatabase {
 }
 
 /**
- * A new, empty database on the PostgreSQL server of `serverUrl`, and its removal: each test
- * file, and each benchmark's server, starts from nothing (no rows, no queued jobs) another left.
+ * A new database on the PostgreSQL server of `serverUrl`, and its removal: each test file, and
+ * each benchmark's server, starts from nothing (no rows, no queued jobs) another left. Empty,
+ * or a copy of `template` (the tests' database migrated once per run, postgres-setup.ts): a copy
+ * takes a fraction of a second where 29 migrations and pg-boss's schema took seconds.
  */
 export async function scratchDatabase(
   serverUrl: string,
   prefix = 'test',
+  template?: string,
 ): Promise<ScratchDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.query(
+      template
+        ? `CREATE DATABASE ${name} TEMPLATE ${template}`
+        : `CREATE DATABASE ${name}`,
+    );
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {

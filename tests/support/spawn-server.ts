@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -14,6 +15,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { relocatedHome } from '../../src/server/db/embedded-postgres.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'src/server/main.ts');
@@ -60,7 +62,16 @@ export function tempDataDir(prefix = 'data'): string {
 
 /** Removes the folders `tempDataDir` made: only once the servers on them are stopped. */
 export function removeTempDataDirs(): void {
-  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of madeDirs) {
+    // As root, the embedded cluster of a 0700 temporary folder lives under /var/lib/console-db.
+    if (process.getuid?.() === 0 && existsSync(dir)) {
+      rmSync(relocatedHome(realpathSync(dir)), {
+        recursive: true,
+        force: true,
+      });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
   madeDirs.clear();
 }
 

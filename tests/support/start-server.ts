@@ -18,8 +18,9 @@ export interface TestServer {
 }
 
 /**
- * A fresh database for each test file: an in-memory PGlite by default, or a new database on
- * the PostgreSQL server named by TEST_DATABASE_URL (the CI's second pass).
+ * A fresh database for each test file: a new database on the PostgreSQL server named by
+ * TEST_DATABASE_URL (the API project's main pass, see vite.config.ts), copied from the run's
+ * migrated template; an in-memory PGlite when it is unset (the PGlite pass).
  */
 export async function freshDatabaseUrl(): Promise<{
   url?: string;
@@ -27,7 +28,17 @@ export async function freshDatabaseUrl(): Promise<{
 }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return { drop: async () => undefined };
-  return scratchDatabase(serverUrl);
+  return scratchDatabase(serverUrl, 'test', migratedTemplateOf(serverUrl));
+}
+
+/**
+ * The run's migrated template database (postgres-setup.ts) when `serverUrl` is the server it
+ * was made on; undefined otherwise (the new database is then empty and the server migrates it).
+ */
+export function migratedTemplateOf(serverUrl: string): string | undefined {
+  return inject('testDatabaseUrl') === serverUrl
+    ? inject('postgresTemplate')
+    : undefined;
 }
 
 /**
@@ -40,6 +51,13 @@ export function useMigratedTemplate(config: Config): Config {
   }
   return config;
 }
+
+/**
+ * The simulated provider's delay before its DELIVERED receipt in test servers: the product's
+ * 200 ms stands for a real network; every simulated send of a test waited that long for its
+ * receipt. A test that needs a longer one passes `simulatorDelayMs` itself.
+ */
+export const TEST_SIMULATOR_DELAY_MS = 20;
 
 /** Starts the real server over HTTP on a free port; `tuning` shortens delivery's timers. */
 export async function startServer(
@@ -61,7 +79,10 @@ export async function startServer(
     ...env,
   });
   if (!database.url) useMigratedTemplate(config);
-  const app = await buildApp(config, tuning);
+  const app = await buildApp(config, {
+    simulatorDelayMs: TEST_SIMULATOR_DELAY_MS,
+    ...tuning,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, type Db } from '../../../src/server/db/client.ts';
 import { freshDatabaseUrl } from '../../support/start-server.ts';
@@ -28,8 +27,16 @@ describe.skipIf(!url)('a transaction whose connection is dropped', () => {
         'SELECT pg_backend_pid() AS pid',
       );
       await killer.query('SELECT pg_terminate_backend($1)', [row!.pid]);
-      // Idle between statements while the server closes the connection, as in a restart.
-      await sleep(300);
+      // Idle between statements until the server has closed the connection, as in a restart.
+      await expect
+        .poll(async () => {
+          const [gone] = await killer.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1',
+            [row!.pid],
+          );
+          return gone!.n;
+        })
+        .toBe(0);
       await tx.query('SELECT 1');
     });
     await expect(dropped).rejects.toThrow();

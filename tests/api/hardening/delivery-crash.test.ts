@@ -1,3 +1,4 @@
+// @also-on-pglite: the embedded database hands a killed process's jobs back when it opens again; PostgreSQL by heartbeat and supervision.
 import { afterAll, describe, expect, it } from 'vitest';
 import { UNRECORDED_PER_WINDOW_SLOT } from '../../../src/server/delivery/engine.ts';
 import { isFinal } from '../../support/delivery.ts';

@@ -1,3 +1,4 @@
+// @also-on-pglite: PGlite counted the bytes of lone surrogates differently and stored text cut short.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, httpClient } from '../../support/http.ts';
 import {
