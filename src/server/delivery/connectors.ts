@@ -124,7 +124,8 @@ export function simulatedMethods(config: DeliveryConfig): DeliveryMethod[] {
 
 /**
  * Every method's connector: the configured ones, each with `unrecordedPerSlot` × its window
- * slots for messages submitted and not yet recorded, and the simulator for the others.
+ * slots for messages submitted and not yet recorded, and the simulator for the others, each
+ * announced by a warning (CONTRACT.md "The simulator is never silent": once per method, at start).
  */
 export function connectorsFor(
   settings: ConnectorSettings,
@@ -149,6 +150,12 @@ export function connectorsFor(
             slots: null,
           },
     );
+    if (!configured) {
+      settings.logger.warn(
+        { method, simulated: true },
+        `delivery method ${method} has no connector configured: its messages go to the built-in simulator, which reports them DELIVERED without sending anything`,
+      );
+    }
   }
   return entries;
 }

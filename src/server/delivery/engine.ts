@@ -63,13 +63,6 @@ export async function startDelivery(
     return { ...base, stop: () => boss.stop({ graceful: false, close: true }) };
   }
   if (oneNode(db)) await reclaimOrphanedJobs(boss, db, logger);
-  // Never silent (CONTRACT.md "Running it in production"): once per method, at start.
-  for (const method of base.simulatedMethods) {
-    logger.warn(
-      { method, simulated: true },
-      `delivery method ${method} has no connector configured: its messages go to the built-in simulator, which reports them DELIVERED without sending anything`,
-    );
-  }
 
   const { simulatorDelayMs, smpp } = options;
   const connectors = connectorsFor(
