@@ -7,6 +7,7 @@ import {
   setPrice,
   uniquePrefix,
 } from '../support/seed.ts';
+import { waitForMessage } from '../support/delivery.ts';
 import { startServer, type TestServer } from '../support/start-server.ts';
 
 /**
@@ -83,6 +84,12 @@ describe('lists paged by selectPage', () => {
       deliveryMethod: 'VONAGE_SMS',
     });
     expect(split.status).toBe(201);
+    // Each item is compared with the same thing read alone: wait until the simulator has
+    // delivered every message, or a state could change between the list and the read.
+    const sent = await owner.http.get(`${base}/messages?count=100`);
+    for (const message of sent.body.messages) {
+      await waitForMessage(owner.http, client.id, message.id);
+    }
     const lists: {
       what: string;
       http: typeof admin;
