@@ -28,6 +28,7 @@ import {
   postgresProcesses,
 } from '../../../src/server/db/embedded-postgres.ts';
 import { ADMIN } from '../../support/admin.ts';
+import { onPostgres } from '../../support/engine.ts';
 import { eventually } from '../../support/eventually.ts';
 import { spawnFleet } from '../../support/fleet.ts';
 import { scratchDatabase } from '../../support/scratch-database.ts';
@@ -612,7 +613,7 @@ describe.skipIf(skipReason !== undefined)(
   },
 );
 
-describe.runIf(serverUrl)('scheduled backups on a fleet', () => {
+describe.skipIf(!onPostgres)('scheduled backups on a fleet', () => {
   it(
     'one node at a time: the attempts of two nodes sharing BACKUP_DIR never overlap, and each file is whole',
     async () => {

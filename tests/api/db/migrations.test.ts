@@ -15,6 +15,7 @@ import {
   migrate,
   NewerSchemaError,
 } from '../../../src/server/db/migrate.ts';
+import { onPostgres } from '../../support/engine.ts';
 import { scratchDatabase } from '../../support/scratch-database.ts';
 import { launchServer, migratedDataDir } from '../../support/spawn-server.ts';
 
@@ -222,7 +223,7 @@ describe('migrations', () => {
     }
   }, 60_000);
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)(
+  it.skipIf(!onPostgres)(
     'migrates once when two servers start together on one PostgreSQL, function files included',
     async () => {
       const database = await scratchDatabase(process.env.TEST_DATABASE_URL!);

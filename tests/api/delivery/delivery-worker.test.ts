@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../../support/delivery.ts';
+import { onPostgres } from '../../support/engine.ts';
 import { nothingWithin } from '../../support/eventually.ts';
 import { httpClient } from '../../support/http.ts';
 import {
@@ -59,7 +60,7 @@ describe('configuration errors', () => {
   });
 });
 
-describe.skipIf(!serverUrl)('on PostgreSQL', () => {
+describe.skipIf(!onPostgres)('on PostgreSQL', () => {
   it('an accept-only node queues, npm run worker delivers, SIGTERM stops it cleanly', async () => {
     const name = `test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: serverUrl });

@@ -1,5 +1,6 @@
 // @also-on-pglite: grouped sends share PGlite's one connection instead of a pool of concurrent transactions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../../support/engine.ts';
 import { expectLedgerBalanced } from '../../support/ledger.ts';
 import {
   createClient,
@@ -164,7 +165,7 @@ describe('a group write that fails in the middle', () => {
   }, 60_000);
 });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)(
+describe.skipIf(!onPostgres)(
   'two groups of several clients written at once',
   () => {
     it('queue on the balances they share instead of deadlocking', async () => {

@@ -4,6 +4,7 @@ import {
   listenForRevocations,
   REVOKED_CHANNEL,
 } from '../../../src/server/auth/revocations.ts';
+import { onPostgres } from '../../support/engine.ts';
 import { type Fleet, spawnFleet } from '../../support/fleet.ts';
 import { nothingWithin } from '../../support/eventually.ts';
 import { httpClient } from '../../support/http.ts';
@@ -35,7 +36,7 @@ async function until(
   }
 }
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)(
+describe.skipIf(!onPostgres)(
   'sign-in state across two nodes on one PostgreSQL',
   () => {
     let fleet: Fleet;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isFinal } from '../../support/delivery.ts';
+import { onPostgres } from '../../support/engine.ts';
 import { eventually } from '../../support/eventually.ts';
 import {
   spawnFleet,
@@ -38,7 +39,7 @@ afterAll(async () => {
   for (const fleet of fleets) await fleet.close();
 });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)(
+describe.skipIf(!onPostgres)(
   'an API node killed with SIGKILL during a burst',
   () => {
     it('keeps every acknowledged send, debited once and delivered; an unanswered one is there once or not at all', async () => {

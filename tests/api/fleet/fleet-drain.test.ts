@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../../support/engine.ts';
 import { throwawayPostgres } from '../../support/throwaway-postgres.ts';
 import {
   freePort,
@@ -263,7 +264,7 @@ describe('the bounds of the drain', () => {
   }, 180_000);
 });
 
-describe.runIf(serverUrl)('on PostgreSQL', () => {
+describe.skipIf(!onPostgres)('on PostgreSQL', () => {
   it('`npm run worker` in its process group exits 0 on SIGTERM to the group', async () => {
     const npm = await npmInOwnGroup(['run', 'worker'], { LOG_LEVEL: 'info' });
     const deadline = Date.now() + START_MS;

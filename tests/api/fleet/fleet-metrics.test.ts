@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForMessage } from '../../support/delivery.ts';
+import { onPostgres } from '../../support/engine.ts';
 import { smscBind, spawnFleet, WORKER_ENTRY } from '../../support/fleet.ts';
 import {
   freePort,
@@ -268,7 +269,7 @@ describe('the guard of GET /metrics', () => {
   }, 60_000);
 });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)(
+describe.skipIf(!onPostgres)(
   'GET /metrics of `npm run worker` (WORKER_PORT)',
   () => {
     it("serves the worker's own submits, bind and messages, with the same guard", async () => {

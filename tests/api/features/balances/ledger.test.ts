@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/server/config.ts';
 import { openDatabase } from '../../../../src/server/db/open.ts';
 import { ledgerDifferences } from '../../../../src/server/features/balances/ledger-check.ts';
+import { onPostgres } from '../../../support/engine.ts';
 import type { HttpClient } from '../../../support/http.ts';
 import {
   adminHttp,
@@ -478,82 +479,77 @@ describe('npm run ledger:verify', () => {
   }, 120_000);
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)(
-  'a refund racing a send (PostgreSQL)',
-  () => {
-    let accepting: TestServer;
-    beforeAll(async () => {
-      // No delivery workers: the message stays ACCEPTED until the test fails it itself.
-      accepting = await startServer({ DELIVERY_WORKERS: '0' });
+describe.skipIf(!onPostgres)('a refund racing a send (PostgreSQL)', () => {
+  let accepting: TestServer;
+  beforeAll(async () => {
+    // No delivery workers: the message stays ACCEPTED until the test fails it itself.
+    accepting = await startServer({ DELIVERY_WORKERS: '0' });
+  });
+  afterAll(async () => accepting?.close());
+
+  it('keeps the running balance when a send commits while the refund waits for the balance', async () => {
+    const owner = await registerUser(accepting.url);
+    const client = await createClient(owner.http);
+    await giveCredit(accepting.url, client.id, 1);
+    const sent = await owner.http.post(
+      `/api/clients/${client.id}/messages/sms`,
+      { sender: 'Shop', recipient: '447700900123', body: 'refund me' },
+    );
+    expect(sent.status).toBe(201);
+    const { db } = accepting.app;
+
+    let locked!: () => void;
+    const balanceLocked = new Promise<void>((r) => (locked = r));
+    let sendNow!: () => void;
+    const sendAllowed = new Promise<void>((r) => (sendNow = r));
+    // A send holding the balance's lock (as send_sms_batch does) while the refund arrives.
+    const send = db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM balances WHERE client_id = $1 FOR UPDATE', [
+        client.id,
+      ]);
+      locked();
+      await sendAllowed;
+      await tx.query('SELECT * FROM send_sms_batch($1::jsonb)', [
+        JSON.stringify([
+          {
+            clientId: client.id,
+            ownerId: client.userId,
+            defaultPrice: '0.05',
+            sender: 'Shop',
+            recipient: '447700900124',
+            body: 'racing',
+            reference: '',
+            encoding: 'GSM-7',
+            segments: 1,
+            actorUserId: client.userId,
+          },
+        ]),
+      ]);
     });
-    afterAll(async () => accepting?.close());
-
-    it('keeps the running balance when a send commits while the refund waits for the balance', async () => {
-      const owner = await registerUser(accepting.url);
-      const client = await createClient(owner.http);
-      await giveCredit(accepting.url, client.id, 1);
-      const sent = await owner.http.post(
-        `/api/clients/${client.id}/messages/sms`,
-        { sender: 'Shop', recipient: '447700900123', body: 'refund me' },
-      );
-      expect(sent.status).toBe(201);
-      const { db } = accepting.app;
-
-      let locked!: () => void;
-      const balanceLocked = new Promise<void>((r) => (locked = r));
-      let sendNow!: () => void;
-      const sendAllowed = new Promise<void>((r) => (sendNow = r));
-      // A send holding the balance's lock (as send_sms_batch does) while the refund arrives.
-      const send = db.transaction(async (tx) => {
-        await tx.query(
-          'SELECT 1 FROM balances WHERE client_id = $1 FOR UPDATE',
-          [client.id],
-        );
-        locked();
-        await sendAllowed;
-        await tx.query('SELECT * FROM send_sms_batch($1::jsonb)', [
-          JSON.stringify([
-            {
-              clientId: client.id,
-              ownerId: client.userId,
-              defaultPrice: '0.05',
-              sender: 'Shop',
-              recipient: '447700900124',
-              body: 'racing',
-              reference: '',
-              encoding: 'GSM-7',
-              segments: 1,
-              actorUserId: client.userId,
-            },
-          ]),
-        ]);
-      });
-      await balanceLocked;
-      const refund = db.query(
-        'SELECT id FROM fail_messages($1::uuid[]) AS id',
-        [[sent.body.id]],
-      );
-      // The refund now waits for the balance's lock.
-      await expect
-        .poll(
-          async () =>
-            (
-              await db.query(
-                `SELECT 1 FROM pg_stat_activity
+    await balanceLocked;
+    const refund = db.query('SELECT id FROM fail_messages($1::uuid[]) AS id', [
+      [sent.body.id],
+    ]);
+    // The refund now waits for the balance's lock.
+    await expect
+      .poll(
+        async () =>
+          (
+            await db.query(
+              `SELECT 1 FROM pg_stat_activity
                  WHERE wait_event_type = 'Lock' AND query LIKE '%fail_messages%'`,
-              )
-            ).length,
-          { timeout: 10_000 },
-        )
-        .toBe(1);
-      sendNow();
-      await send;
-      expect(await refund).toHaveLength(1);
-      expect(await ledgerDifferences(db)).toEqual([]);
-      const balance = await owner.http.get(
-        `/api/clients/${client.id}/balances/default`,
-      );
-      expect(balance.body.amount).toBe(0.95);
-    });
-  },
-);
+            )
+          ).length,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    sendNow();
+    await send;
+    expect(await refund).toHaveLength(1);
+    expect(await ledgerDifferences(db)).toEqual([]);
+    const balance = await owner.http.get(
+      `/api/clients/${client.id}/balances/default`,
+    );
+    expect(balance.body.amount).toBe(0.95);
+  });
+});

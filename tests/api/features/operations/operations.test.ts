@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRoutes, roleMatrix } from '../../../../scripts/role-matrix.ts';
+import { onPostgres } from '../../../support/engine.ts';
 import { httpClient } from '../../../support/http.ts';
 import { uniqueEmail } from '../../../support/seed.ts';
 import {
@@ -218,7 +219,7 @@ describe('the server process', () => {
     30_000,
   );
 
-  it.runIf(process.env.TEST_DATABASE_URL)(
+  it.skipIf(!onPostgres)(
     'survives PostgreSQL closing its idle connections (restart, failover)',
     async () => {
       const serverUrl = process.env.TEST_DATABASE_URL ?? '';

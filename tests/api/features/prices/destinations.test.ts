@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../../../support/engine.ts';
 import { spawnFleet, type Fleet } from '../../../support/fleet.ts';
 import { httpClient, type Answer } from '../../../support/http.ts';
 import { expectLedgerBalanced } from '../../../support/ledger.ts';
@@ -491,42 +492,39 @@ describe('messages a second', () => {
       .toBe(201);
   });
 
-  describe.skipIf(!process.env.TEST_DATABASE_URL)(
-    'over two nodes on one PostgreSQL',
-    () => {
-      let fleet: Fleet | undefined;
-      afterAll(async () => fleet?.close());
+  describe.skipIf(!onPostgres)('over two nodes on one PostgreSQL', () => {
+    let fleet: Fleet | undefined;
+    afterAll(async () => fleet?.close());
 
-      it('counts the sends of both nodes against one limit (CLIENT_MAX_MPS for new clients)', async () => {
-        fleet = await spawnFleet(2, {
-          SMS_PRICE: '0.05',
-          CLIENT_MAX_MPS: '10',
-          DELIVERY_WORKERS: '0',
-        });
-        const [a, b] = fleet.nodes.map((node) => node.url) as [string, string];
-        const owner = await registerUser(a);
-        const client = await createClient(owner.http);
-        expect(client).toMatchObject({ maxMessagesPerSecond: 10 });
-        await giveCredit(a, client.id, '10');
-        const nodes = [clientHttp(a, client), clientHttp(b, client)];
-        for (const node of nodes) {
-          await node.get(
-            `/api/clients/${client.id}/quote?recipient=81312345678&body=warm`,
-          );
-        }
-        const { answers, windows } = await burst(nodes, client.id, 40);
-        const accepted = expectThrottled(answers, 10, windows);
-        const balanceNow = await owner.http.get(
-          `/api/clients/${client.id}/balances/default`,
-        );
-        expect(Math.round(balanceNow.body.amount * 100)).toBe(
-          1000 - accepted * 5,
-        );
-        const log = await owner.http.get(
-          `/api/clients/${client.id}/messages?count=100`,
-        );
-        expect(log.body.total).toBe(accepted);
+    it('counts the sends of both nodes against one limit (CLIENT_MAX_MPS for new clients)', async () => {
+      fleet = await spawnFleet(2, {
+        SMS_PRICE: '0.05',
+        CLIENT_MAX_MPS: '10',
+        DELIVERY_WORKERS: '0',
       });
-    },
-  );
+      const [a, b] = fleet.nodes.map((node) => node.url) as [string, string];
+      const owner = await registerUser(a);
+      const client = await createClient(owner.http);
+      expect(client).toMatchObject({ maxMessagesPerSecond: 10 });
+      await giveCredit(a, client.id, '10');
+      const nodes = [clientHttp(a, client), clientHttp(b, client)];
+      for (const node of nodes) {
+        await node.get(
+          `/api/clients/${client.id}/quote?recipient=81312345678&body=warm`,
+        );
+      }
+      const { answers, windows } = await burst(nodes, client.id, 40);
+      const accepted = expectThrottled(answers, 10, windows);
+      const balanceNow = await owner.http.get(
+        `/api/clients/${client.id}/balances/default`,
+      );
+      expect(Math.round(balanceNow.body.amount * 100)).toBe(
+        1000 - accepted * 5,
+      );
+      const log = await owner.http.get(
+        `/api/clients/${client.id}/messages?count=100`,
+      );
+      expect(log.body.total).toBe(accepted);
+    });
+  });
 });
