@@ -1,6 +1,6 @@
 /**
  * `npm run sdk`: regenerates the typed SDK's types (src/sdk/schema.ts) from the API's OpenAPI
- * description with openapi-typescript. tests/api/sdk.test.ts generates them again from the live
+ * description with openapi-typescript. tests/api/api-docs/sdk.test.ts generates them again from the live
  * /api/openapi.json and fails when the committed file differs: run this after changing a route.
  */
 import { writeFile } from 'node:fs/promises';

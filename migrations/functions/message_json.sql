@@ -1,5 +1,5 @@
 -- message_json: the one writer of a Message's JSON text (the API's Message of
--- src/shared/schemas/messages.ts, which declares it; tests/api/send-answer.test.ts checks these
+-- src/shared/schemas/messages.ts, which declares it; tests/api/features/messages/send-answer.test.ts checks these
 -- bytes against what that schema's serializer writes). The answers of a send (send_sms_batch,
 -- a replayed key included) and of a cancel are written here, in the database, and sent on as
 -- they are.

@@ -129,7 +129,7 @@ export async function movedToFinal(
     // The candidates first (each receipt's part by its primary key), then the messages by
     // theirs: an OR of `id = ANY` and a sub-select, or a join with the receipts, was planned as
     // a scan of the whole table after every write (90 ms at 220,000 messages: accepting fell to
-    // 46 % after a 200,000-message pre-fill; tests/api/delivery-query-plans.test.ts).
+    // 46 % after a 200,000-message pre-fill; tests/api/db/delivery-query-plans.test.ts).
     `SELECT m.state, count(*)::int AS count FROM messages m
      WHERE m.id = ANY (ARRAY(
              SELECT unnest($2::uuid[])

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { isDatabaseUnavailable } from '../../../src/server/plugins/error-handler.ts';
+import { onPostgres } from '../../support/engine.ts';
 import { basic, httpClient } from '../../support/http.ts';
 import { registerUser } from '../../support/seed.ts';
 import {
@@ -146,7 +147,7 @@ describe('a database that is gone', () => {
     }
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)(
+  it.skipIf(!onPostgres)(
     'answers 503 while PostgreSQL is unreachable, and recovers when it is back',
     async () => {
       // The server reaches PostgreSQL through a TCP relay that the test cuts and restores.

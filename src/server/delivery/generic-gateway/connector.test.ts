@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { countSms } from '../../../shared/sms.ts';
 import {
   sendGatewayReceipt,
-  startWorldSpecialGateway,
+  startGenericGateway,
   type TestGateway,
-} from '../../../../tests/support/world-special-server.ts';
+} from '../../../../tests/support/generic-gateway-server.ts';
 import type { Connector, OutgoingSms } from '../types.ts';
 import {
   bearerMatches,
@@ -34,7 +34,7 @@ async function setUp(
   options: Partial<GenericGatewayConnectorOptions> = {},
   gatewayOptions: { delayMs?: number; token?: string } = {},
 ) {
-  gateway = await startWorldSpecialGateway({ token: TOKEN, ...gatewayOptions });
+  gateway = await startGenericGateway({ token: TOKEN, ...gatewayOptions });
   connector = createGenericGatewayConnector({
     url: gateway.url,
     token: TOKEN,
