@@ -33,7 +33,8 @@ export interface DeliveryRow {
  * The messages of a batch of jobs (`jobIds[i]` the job of `ids[i]`) with their client's drawable
  * splits and earlier attempts. The same statement releases them first (release_messages,
  * migrations/functions/release_messages.sql): a scheduled message whose sendAt has come, SCHEDULED → ACCEPTED, and a
- * batch's message of a client with a messages-a-second limit, counted in its window; one the
+ * batch's message, counted in its window when its client has a messages-a-second limit (a
+ * scheduled one too, single sends included); one the
  * current second has no room for gets a new job at a later second and comes back as it was with
  * that job waiting (so this job completes with nothing sent). A cancelled one stays CANCELED and
  * its job completes with nothing sent. The statement reads the rows as they were before its own
