@@ -633,7 +633,7 @@ export interface paths {
     };
     /** The whole price list as CSV (text/csv): the header prefix,name,pricePerSegment,blocked, then one line per entry by prefix */
     get: operations['adminExportPricesCsv'];
-    /** Replace the whole price list with a CSV file (text/csv, header prefix,name,pricePerSegment,blocked) in one transaction; a bad line answers 400 naming its number, and nothing changes */
+    /** Replace the whole price list with a CSV file (text/csv, header prefix,name,pricePerSegment,blocked) in one transaction; a bad line answers 400 naming its number, and nothing changes. A file without entries (header only, or empty) answers 400 unless the query says allowEmpty=true. The price.imported audit event keeps the list replaced (before) */
     put: operations['adminImportPricesCsv'];
     post?: never;
     delete?: never;
@@ -5446,7 +5446,9 @@ export interface operations {
   };
   adminImportPricesCsv: {
     parameters: {
-      query?: never;
+      query?: {
+        allowEmpty?: 'true' | 'false';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -5462,7 +5464,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Replace the whole price list with a CSV file (text/csv, header prefix,name,pricePerSegment,blocked) in one transaction; a bad line answers 400 naming its number, and nothing changes */
+      /** @description Replace the whole price list with a CSV file (text/csv, header prefix,name,pricePerSegment,blocked) in one transaction; a bad line answers 400 naming its number, and nothing changes. A file without entries (header only, or empty) answers 400 unless the query says allowEmpty=true. The price.imported audit event keeps the list replaced (before) */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
