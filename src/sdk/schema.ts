@@ -633,7 +633,7 @@ export interface paths {
     };
     /** The whole price list as CSV (text/csv): the header prefix,name,pricePerSegment,blocked, then one line per entry by prefix */
     get: operations['adminExportPricesCsv'];
-    /** Replace the whole price list with a CSV file (text/csv, header prefix,name,pricePerSegment,blocked) in one transaction; a bad line answers 400 naming its number, and nothing changes */
+    /** Replace the whole price list with a CSV file (text/csv, header prefix,name,pricePerSegment,blocked) in one transaction; a bad line answers 400 naming its number, and nothing changes. A file without entries (header only, or empty) answers 400 unless the query says allowEmpty=true. The price.imported audit event keeps the list replaced (before) */
     put: operations['adminImportPricesCsv'];
     post?: never;
     delete?: never;
@@ -727,7 +727,7 @@ export interface paths {
     put?: never;
     /**
      * Send an SMS: debits segments × the recipient's price (402 when the balance is too low)
-     * @description The price per segment is the price list's entry with the longest prefix of the recipient, else SMS_PRICE; the amount is segments × it, rounded half up to 4 decimal places. A blocked destination, or one outside the client's allowed prefixes, answers 403; beyond the client's messages a second, 429 with Retry-After; nothing is charged for either. The recipient loses plus signs, dots, dashes and whitespace and must then be 6 to 15 digits. The body is counted in GSM-7 (160, or 153 per part) or UCS-2 (70, or 67 per part) segments, at most 10. Needs ROLE_SMS_CREATE. With an `Idempotency-Key` header (1 to 255 printable ASCII characters), a repeat of the same request for the same client within 24 hours answers the first message again (201, header `Idempotent-Replayed: true`) and charges nothing; the same key with a different request answers 422. A refused send (402, 404) keeps no key. With `sendAt` (ISO 8601 with its offset, from now up to 35 days ahead, else 400) the message is charged and counted against the client's messages a second now, and stays SCHEDULED until then; `sendAt` is part of the request an Idempotency-Key stands for.
+     * @description The price per segment is the price list's entry with the longest prefix of the recipient, else SMS_PRICE; the amount is segments × it, rounded half up to 4 decimal places. A blocked destination, or one outside the client's allowed prefixes, answers 403; beyond the client's messages a second, 429 with Retry-After; nothing is charged for either. The recipient loses plus signs, dots, dashes and whitespace, then a leading 00 (the international prefix), and must then be 6 to 15 digits; one still beginning with 0 is a national number (400). The body is counted in GSM-7 (160, or 153 per part) or UCS-2 (70, or 67 per part) segments, at most 10. Needs ROLE_SMS_CREATE. With an `Idempotency-Key` header (1 to 255 printable ASCII characters), a repeat of the same request for the same client within 24 hours answers the first message again (201, header `Idempotent-Replayed: true`) and charges nothing; the same key with a different request answers 422. A refused send (402, 404) keeps no key. With `sendAt` (ISO 8601 with its offset, from now up to 35 days ahead, else 400) the message is charged and counted against the client's messages a second now, and stays SCHEDULED until then; `sendAt` is part of the request an Idempotency-Key stands for.
      */
     post: operations['sendSms'];
     delete?: never;
@@ -5446,7 +5446,9 @@ export interface operations {
   };
   adminImportPricesCsv: {
     parameters: {
-      query?: never;
+      query?: {
+        allowEmpty?: 'true' | 'false';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -5462,7 +5464,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Replace the whole price list with a CSV file (text/csv, header prefix,name,pricePerSegment,blocked) in one transaction; a bad line answers 400 naming its number, and nothing changes */
+      /** @description Replace the whole price list with a CSV file (text/csv, header prefix,name,pricePerSegment,blocked) in one transaction; a bad line answers 400 naming its number, and nothing changes. A file without entries (header only, or empty) answers 400 unless the query says allowEmpty=true. The price.imported audit event keeps the list replaced (before) */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5849,7 +5851,7 @@ export interface operations {
            * @example Shop
            */
           sender: string;
-          /** @description A phone number in international form: 6 to 15 digits once plus signs, dots, dashes and whitespace are removed */
+          /** @description A phone number in international form: 6 to 15 digits once plus signs, dots, dashes and whitespace are removed and then a leading 00 (the international prefix); what still begins with 0 is a national number and refused */
           recipient: string;
           /**
            * @description At most 10 segments: GSM-7 text has 160 characters in one segment or 153 per part, other text (UCS-2) 70 or 67
@@ -6077,7 +6079,7 @@ export interface operations {
   quoteSms: {
     parameters: {
       query: {
-        /** @description A phone number in international form: 6 to 15 digits once plus signs, dots, dashes and whitespace are removed */
+        /** @description A phone number in international form: 6 to 15 digits once plus signs, dots, dashes and whitespace are removed and then a leading 00 (the international prefix); what still begins with 0 is a national number and refused */
         recipient: string;
         /**
          * @description At most 10 segments: GSM-7 text has 160 characters in one segment or 153 per part, other text (UCS-2) 70 or 67

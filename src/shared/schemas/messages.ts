@@ -10,7 +10,13 @@ import {
   DELIVERY_ERROR_CODE_NAMES,
   DELIVERY_ERROR_CODES,
 } from '../delivery-errors.ts';
-import { cleanRecipient, isValidRecipient } from '../recipient.ts';
+import {
+  NATIONAL_NUMBER_MESSAGE,
+  RECIPIENT_PATTERN,
+  cleanRecipient,
+  isNationalNumber,
+  isValidRecipient,
+} from '../recipient.ts';
 import {
   countSms,
   isValidSender,
@@ -128,13 +134,17 @@ export const SendSmsSchema = z.object({
   recipient: text('Recipient')
     .min(1, 'Recipient cannot be empty')
     .transform(cleanRecipient)
-    .refine(
-      isValidRecipient,
-      'Recipient must be a phone number of 6 to 15 digits',
-    )
+    // One message for a national number (a leading 0 once 00 is dropped), the spec's own for
+    // anything else that is not 6 to 15 digits.
+    .refine(isValidRecipient, {
+      error: (issue) =>
+        isNationalNumber(String(issue.input))
+          ? NATIONAL_NUMBER_MESSAGE
+          : 'Recipient must be a phone number of 6 to 15 digits',
+    })
     .meta({
-      description: `A phone number in international form: ${RECIPIENT_MIN_DIGITS} to ${RECIPIENT_MAX_DIGITS} digits once plus signs, dots, dashes and whitespace are removed`,
-      pattern: `^[+.\\-\\s]*(\\d[+.\\-\\s]*){${RECIPIENT_MIN_DIGITS},${RECIPIENT_MAX_DIGITS}}$`,
+      description: `A phone number in international form: ${RECIPIENT_MIN_DIGITS} to ${RECIPIENT_MAX_DIGITS} digits once plus signs, dots, dashes and whitespace are removed and then a leading 00 (the international prefix); what still begins with 0 is a national number and refused`,
+      pattern: RECIPIENT_PATTERN,
       examples: ['+44 7700 900123'],
     }),
   body: text('Body')

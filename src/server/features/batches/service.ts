@@ -1,4 +1,8 @@
-import { cleanRecipient, isValidRecipient } from '../../../shared/recipient.ts';
+import {
+  cleanRecipient,
+  isNationalNumber,
+  isValidRecipient,
+} from '../../../shared/recipient.ts';
 import { SMS_CREATE_ROLE } from '../../../shared/roles.ts';
 import {
   MAX_LISTED_BAD_ENTRIES,
@@ -33,17 +37,21 @@ function listed(entries: string[]): string {
 }
 
 /**
- * Recipients cleaned as the single send cleans them (src/shared/recipient.ts), duplicates
- * dropped (the first stays). Any malformed entry refuses the whole batch (400), naming up to
+ * Recipients cleaned as the single send cleans them (src/shared/recipient.ts: `0033…` and
+ * `33…` are one recipient), duplicates dropped (the first stays). A national number (400) is
+ * refused after any malformed one. Any malformed entry refuses the whole batch (400), naming up to
  * MAX_LISTED_BAD_ENTRIES of them by their index in the request (from 0).
  */
 export function checkRecipients(recipients: string[]): string[] {
   const bad: string[] = [];
+  const national: string[] = [];
   const distinct = new Set<string>();
   recipients.forEach((entry, index) => {
     const cleaned = cleanRecipient(entry);
     if (isValidRecipient(cleaned)) distinct.add(cleaned);
-    else bad.push(`${index} (${quoted(entry)})`);
+    else if (isNationalNumber(cleaned)) {
+      national.push(`${index} (${quoted(entry)})`);
+    } else bad.push(`${index} (${quoted(entry)})`);
   });
   if (bad.length === 1) {
     throw badRequest(
@@ -53,6 +61,16 @@ export function checkRecipients(recipients: string[]): string[] {
   if (bad.length > 1) {
     throw badRequest(
       `Recipients ${listed(bad)} are not phone numbers of 6 to 15 digits`,
+    );
+  }
+  if (national.length === 1) {
+    throw badRequest(
+      `Recipient ${national[0]} is a national number (it begins with 0): give it with its country code`,
+    );
+  }
+  if (national.length > 1) {
+    throw badRequest(
+      `Recipients ${listed(national)} are national numbers (they begin with 0): give them with their country code`,
     );
   }
   return [...distinct];

@@ -65,8 +65,9 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             "decimal places. A blocked destination, or one outside the client's allowed " +
             "prefixes, answers 403; beyond the client's messages a second, 429 with " +
             'Retry-After; nothing is charged for either. ' +
-            'The recipient loses plus signs, dots, dashes and whitespace and must then be 6 to 15 ' +
-            'digits. The body is counted in GSM-7 (160, or 153 per part) or UCS-2 (70, or 67 per ' +
+            'The recipient loses plus signs, dots, dashes and whitespace, then a leading 00 (the ' +
+            'international prefix), and must then be 6 to 15 digits; one still beginning with 0 ' +
+            'is a national number (400). The body is counted in GSM-7 (160, or 153 per part) or UCS-2 (70, or 67 per ' +
             'part) segments, at most 10. Needs ROLE_SMS_CREATE. With an `Idempotency-Key` header ' +
             '(1 to 255 printable ASCII characters), a repeat of the same request for the same ' +
             'client within 24 hours answers the first message again (201, header ' +

@@ -19,6 +19,13 @@ const role = { family: 'PRICE', verb: 'ADMIN' } as const;
 /** A CSV import of ~10,000 lines and more (about 40 bytes a line). */
 export const PRICE_CSV_BODY_LIMIT = 2 * 1024 * 1024;
 
+/** The import's query: `allowEmpty=true` lets a file without entries empty the list. */
+const ImportQuerySchema = z.object({
+  allowEmpty: z
+    .enum(['true', 'false'], { error: 'allowEmpty must be true or false' })
+    .optional(),
+});
+
 /** The price list by destination prefix, kept by staff holding ROLE_PRICE_ADMIN. */
 export function adminPricesRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -84,8 +91,9 @@ export function adminPricesRoutes(deps: Deps): FastifyPluginAsyncZod {
           schema: {
             operationId: 'adminImportPricesCsv',
             tags,
-            summary: `Replace the whole price list with a CSV file (text/csv, header ${PRICE_CSV_HEADER}) in one transaction; a bad line answers 400 naming its number, and nothing changes`,
+            summary: `Replace the whole price list with a CSV file (text/csv, header ${PRICE_CSV_HEADER}) in one transaction; a bad line answers 400 naming its number, and nothing changes. A file without entries (header only, or empty) answers 400 unless the query says allowEmpty=true. The price.imported audit event keeps the list replaced (before)`,
             consumes: ['text/csv'],
+            querystring: ImportQuerySchema,
             body: z.string('Send the price list as a text/csv body'),
             response: {
               200: PriceImportResultSchema,
@@ -94,7 +102,12 @@ export function adminPricesRoutes(deps: Deps): FastifyPluginAsyncZod {
           },
         },
         async (request) =>
-          service.importPrices(deps, request.actor, request.body),
+          service.importPrices(
+            deps,
+            request.actor,
+            request.body,
+            request.query.allowEmpty === 'true',
+          ),
       );
     });
 

@@ -114,16 +114,18 @@ export async function allPrices(q: Queryable): Promise<PriceEntry[]> {
 }
 
 /**
- * Replaces the whole list with `entries` in one statement for all of them. Writers of the list
- * wait for the caller's transaction (readers do not), so a PUT cannot slip between the delete
- * and the insert.
+ * Replaces the whole list with `entries` in one statement for all of them, answering the list it
+ * replaced (by prefix, prices as exact decimal text). Writers of the list wait for the caller's
+ * transaction (readers do not), so a PUT cannot slip between the delete and the insert.
  */
 export async function replacePrices(
   q: Queryable,
   entries: readonly PriceEntry[],
-): Promise<void> {
+): Promise<PriceEntry[]> {
   await q.query('LOCK TABLE prices IN SHARE ROW EXCLUSIVE MODE');
-  await q.query('DELETE FROM prices');
+  const replaced = await q.query<PriceRow>(
+    `DELETE FROM prices RETURNING ${COLUMNS}`,
+  );
   await q.query(
     `INSERT INTO prices (prefix, name, price_per_segment, blocked)
      SELECT * FROM unnest($1::text[], $2::text[], $3::numeric[], $4::boolean[])`,
@@ -134,4 +136,12 @@ export async function replacePrices(
       entries.map((e) => e.blocked),
     ],
   );
+  return replaced
+    .map((row) => ({
+      prefix: row.prefix,
+      name: row.name,
+      pricePerSegment: row.price_per_segment,
+      blocked: row.blocked,
+    }))
+    .sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
 }

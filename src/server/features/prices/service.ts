@@ -97,23 +97,36 @@ export async function priceCsv(deps: Deps): Promise<string> {
 
 /**
  * Replaces the whole list with a CSV file's, in one transaction, audited as one
- * `price.imported` event. A bad line answers 400 naming it, and nothing changes.
+ * `price.imported` event that keeps the list it replaced (`before`, prices as exact decimal
+ * text) so it can be rebuilt. A bad line answers 400 naming it, and nothing changes. A file
+ * without entries (header only, or empty) would wipe every price and block: refused (400)
+ * unless `allowEmpty` says that is meant.
  */
 export async function importPrices(
   deps: Deps,
   actor: Actor,
   csv: string,
+  allowEmpty = false,
 ): Promise<{ count: number }> {
-  const parsed = parsePriceCsv(csv);
+  const blank = csv.replace(/^\uFEFF/, '').trim() === '';
+  const parsed = blank
+    ? ({ ok: true, entries: [] } as const)
+    : parsePriceCsv(csv);
   if (!parsed.ok) throw badRequest(parsed.message);
   const count = parsed.entries.length;
+  if (count === 0 && !allowEmpty) {
+    throw badRequest(
+      'The price list CSV has no entries: importing it would remove every price and block. Send allowEmpty=true in the query to empty the list',
+    );
+  }
   await deps.db.transaction(async (tx) => {
-    await repo.replacePrices(tx, parsed.entries);
+    const replaced = await repo.replacePrices(tx, parsed.entries);
     await recordAudit(tx, {
       action: 'price.imported',
       actor,
       targetType: 'price',
       targetId: null,
+      before: { count: replaced.length, prices: replaced },
       after: { count },
     });
   });

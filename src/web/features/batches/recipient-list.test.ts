@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_RECIPIENTS } from '../../../shared/schemas/campaigns';
-import { listProblem, NOT_A_NUMBER, parseRecipients } from './recipient-list';
+import {
+  listProblem,
+  NATIONAL_NUMBER,
+  NOT_A_NUMBER,
+  parseRecipients,
+} from './recipient-list';
 
 describe('parseRecipients', () => {
   it('reads the first column of a CSV, skips its header, cleans numbers and removes duplicates', () => {
@@ -23,6 +28,22 @@ describe('parseRecipients', () => {
     expect(list.bad).toEqual([
       { line: 6, text: 'call me', reason: NOT_A_NUMBER },
       { line: 7, text: '12', reason: NOT_A_NUMBER },
+    ]);
+  });
+
+  it('drops a leading 00, counts 0033… and 33… as one, and names a national number', () => {
+    const list = parseRecipients(
+      [
+        '0033612345678',
+        '33612345678',
+        '+00 44 7911 123456',
+        '07911123456',
+      ].join('\n'),
+    );
+    expect(list.recipients).toEqual(['33612345678', '447911123456']);
+    expect(list.duplicates).toBe(1);
+    expect(list.bad).toEqual([
+      { line: 4, text: '07911123456', reason: NATIONAL_NUMBER },
     ]);
   });
 

@@ -1,4 +1,8 @@
-import { cleanRecipient, isValidRecipient } from '../../../shared/recipient';
+import {
+  cleanRecipient,
+  isNationalNumber,
+  isValidRecipient,
+} from '../../../shared/recipient';
 import { MAX_BATCH_RECIPIENTS } from '../../../shared/schemas/campaigns';
 
 /** A line that cannot be sent to, with its number in the pasted text or the file (from 1). */
@@ -19,6 +23,8 @@ export interface RecipientList {
 }
 
 export const NOT_A_NUMBER = 'Not a phone number of 6 to 15 digits';
+export const NATIONAL_NUMBER =
+  'A national number (it begins with 0): give it with its country code';
 
 /**
  * The first column of a CSV line: up to the first comma, semicolon or tab, without the
@@ -56,7 +62,11 @@ export function parseRecipients(text: string): RecipientList {
     }
     const recipient = cleanRecipient(cell);
     if (!isValidRecipient(recipient)) {
-      result.bad.push({ line: index + 1, text: cell, reason: NOT_A_NUMBER });
+      result.bad.push({
+        line: index + 1,
+        text: cell,
+        reason: isNationalNumber(recipient) ? NATIONAL_NUMBER : NOT_A_NUMBER,
+      });
     } else if (seen.has(recipient)) {
       result.duplicates += 1;
     } else {

@@ -86,6 +86,22 @@ describe('SMS form', { timeout: 15_000 }, () => {
     expect(requests.some((r) => r.method === 'POST')).toBe(false);
   });
 
+  it('drops a leading 00 from the recipient, and refuses a national number naming why', async () => {
+    const { requests } = mockApi(shellRoutes());
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    const recipient = await screen.findByLabelText('Recipient');
+    await user.type(recipient, '+00 44 7700 900123');
+    await user.type(screen.getByLabelText('Body'), 'Hi');
+    expect(preview().recipient).toBe('447700900123');
+    await user.clear(recipient);
+    await user.type(recipient, '07700 900123');
+    await user.click(screen.getByRole('button', { name: 'Send SMS' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Recipient is a national number (it begins with 0): give it with its country code',
+    );
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
   it("sends the cleaned recipient, says 'SMS Sent', resets the form and reloads the balance", async () => {
     let amount = 12.5;
     const { requests } = mockApi({
