@@ -171,3 +171,30 @@ describe('staff stop a client’s traffic (adminCancelClientMessages)', () => {
     expect(customerCall.status).toBe(403);
   });
 });
+
+describe('the owner’s batch cancel (cancelBatch)', () => {
+  it('also cancels the batch’s ACCEPTED messages still waiting, each refunded once', async () => {
+    const c = await customer();
+    await c.pace(1);
+    const sent = await c.send(numbers(uniquePrefix(), 10));
+    expect(sent.status).toBe(201);
+    await eventually(
+      () => c.batch(sent.body.id),
+      (b) => (b.states.DELIVERED ?? 0) + (b.states.SUBMITTED ?? 0) >= 1,
+      { what: 'first message out', timeout: 10_000, interval: 50 },
+    );
+    const cancel = await c.http.post(
+      `${c.base}/batches/${sent.body.id}/cancel`,
+    );
+    expect(cancel.status).toBe(200);
+    const canceled = cancel.body.states.CANCELED as number;
+    expect(canceled).toBeGreaterThanOrEqual(6);
+
+    const done = await c.settled(sent.body.id);
+    expect(done.states.CANCELED).toBe(canceled);
+    expect((done.states.DELIVERED ?? 0) + canceled).toBe(10);
+    expect(await c.refunds()).toBe(canceled);
+    expect(await c.balance()).toBeCloseTo(9.5 + 0.05 * canceled, 10);
+    await expectLedgerBalanced(server);
+  });
+});
