@@ -389,7 +389,13 @@ export async function deleteClient(
   clientId: string,
   ownerId: string,
 ): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  const canceled = await deps.db.transaction(async (tx) => {
+    if (!(await repo.findClient(tx, clientId, ownerId, true))) {
+      throw notFound('Client');
+    }
+    // Its messages not yet taken by a provider are cancelled and refunded first, while its
+    // balance still exists (CONTRACT "Stopping traffic").
+    const n = await repo.cancelUntakenMessages(tx, clientId, null);
     const deleted = await repo.deleteClient(tx, clientId, ownerId);
     if (!deleted) throw notFound('Client');
     await recordAudit(tx, {
@@ -399,7 +405,9 @@ export async function deleteClient(
       targetId: clientId,
       before: { name: deleted.name, userId: deleted.userId },
     });
+    return n;
   });
+  if (canceled > 0) deps.deliveryWake.count('CANCELED', canceled);
   deps.credentials.forget(clientId);
 }
 

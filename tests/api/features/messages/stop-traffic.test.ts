@@ -198,3 +198,66 @@ describe('the owner’s batch cancel (cancelBatch)', () => {
     await expectLedgerBalanced(server);
   });
 });
+
+describe('deleting a client', () => {
+  it('cancels and refunds its messages not yet taken by a provider; none is sent afterwards', async () => {
+    const c = await customer();
+    await c.pace(1);
+    const sent = await c.send(numbers(uniquePrefix(), 10));
+    expect(sent.status).toBe(201);
+    const scheduled = await c.send(numbers(uniquePrefix(), 2), {
+      sendAt: inMs(2000),
+    });
+    expect(scheduled.status).toBe(201);
+    await eventually(
+      () => c.batch(sent.body.id),
+      (b) => (b.states.DELIVERED ?? 0) + (b.states.SUBMITTED ?? 0) >= 1,
+      { what: 'first message out', timeout: 10_000, interval: 50 },
+    );
+    const deleted = await c.http.delete(`/api/clients/${c.client.id}`);
+    expect(deleted.status).toBe(204);
+
+    const states = () =>
+      server.app.db.query<{ state: string; n: number }>(
+        `SELECT state, count(*)::int AS n FROM messages WHERE client_id = $1
+         GROUP BY 1 ORDER BY 1`,
+        [c.client.id],
+      );
+    // Past the scheduled batch's sendAt and a few paced seconds: nothing more went out.
+    const settled = await eventually(
+      states,
+      (rows) =>
+        rows.every(
+          (r) => !['ACCEPTED', 'SUBMITTED', 'SCHEDULED'].includes(r.state),
+        ),
+      { what: 'messages settled', timeout: 20_000, interval: 200 },
+    );
+    // Every job of its messages has run (the paced ones' later seconds, the scheduled ones'
+    // sendAt): none sent anything more.
+    await eventually(
+      async () =>
+        (
+          await server.app.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pgboss.job
+             WHERE name = 'sms-delivery' AND state IN ('created', 'retry', 'active')
+               AND data->>'messageId' IN (SELECT id::text FROM messages WHERE client_id = $1)`,
+            [c.client.id],
+          )
+        )[0]!.n,
+      (n) => n === 0,
+      { what: 'jobs of its messages run', timeout: 20_000, interval: 200 },
+    );
+    expect(await states()).toEqual(settled);
+    const byState = Object.fromEntries(settled.map((r) => [r.state, r.n]));
+    expect(byState.CANCELED).toBeGreaterThanOrEqual(8);
+    expect((byState.DELIVERED ?? 0) + byState.CANCELED).toBe(12);
+    const [refunds] = await server.app.db.query<{ n: number; sum: string }>(
+      `SELECT count(*)::int AS n, sum(amount)::text AS sum FROM balance_ledger
+       WHERE client_id = $1 AND reason = 'REFUND'`,
+      [c.client.id],
+    );
+    expect(refunds!.n).toBe(byState.CANCELED);
+    expect(Number(refunds!.sum)).toBeCloseTo(0.05 * byState.CANCELED, 10);
+    await expectLedgerBalanced(server);
+  });
+});
