@@ -36,7 +36,9 @@ export interface DeliveryRow {
  * batch's message of a client with a messages-a-second limit, counted in its window; one the
  * current second has no room for gets a new job at a later second and comes back as it was with
  * that job waiting (so this job completes with nothing sent). A cancelled one stays CANCELED and
- * its job completes with nothing sent. The statement reads the rows as they were before its own
+ * its job completes with nothing sent. Before releasing, it cancels and refunds those that would
+ * be refused now (client deleted, destination blocked or outside its allowedPrefixes:
+ * cancel_stopped_messages, CONTRACT "Stopping traffic"): they come back CANCELED. The statement reads the rows as they were before its own
  * updates, hence what the release changed is taken from its answer.
  */
 export async function loadForDelivery(

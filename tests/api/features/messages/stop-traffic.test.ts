@@ -7,6 +7,7 @@ import {
   createClient,
   giveCredit,
   registerUser,
+  setPrice,
   uniquePrefix,
 } from '../../../support/seed.ts';
 import { startServer, type TestServer } from '../../../support/start-server.ts';
@@ -258,6 +259,65 @@ describe('deleting a client', () => {
     );
     expect(refunds!.n).toBe(byState.CANCELED);
     expect(Number(refunds!.sum)).toBeCloseTo(0.05 * byState.CANCELED, 10);
+    await expectLedgerBalanced(server);
+  });
+});
+
+describe('the re-check up to the moment a provider takes a message', () => {
+  it('cancels and refunds a paced batch’s waiting messages once their destination is blocked', async () => {
+    const c = await customer();
+    await c.pace(1);
+    const prefix = uniquePrefix();
+    const sent = await c.send(numbers(prefix, 10));
+    expect(sent.status).toBe(201);
+    await eventually(
+      () => c.batch(sent.body.id),
+      (b) => (b.states.DELIVERED ?? 0) + (b.states.SUBMITTED ?? 0) >= 1,
+      { what: 'first message out', timeout: 10_000, interval: 50 },
+    );
+    await setPrice(server.url, prefix, {
+      name: 'Stopped land',
+      pricePerSegment: '0.05',
+      blocked: true,
+    });
+    const done = await c.settled(sent.body.id);
+    const canceled = done.states.CANCELED as number;
+    expect(canceled).toBeGreaterThanOrEqual(6);
+    expect((done.states.DELIVERED ?? 0) + canceled).toBe(10);
+    expect(await c.refunds()).toBe(canceled);
+    expect(await c.balance()).toBeCloseTo(9.5 + 0.05 * canceled, 10);
+    await expectLedgerBalanced(server);
+  });
+
+  it('cancels scheduled sends released outside the client’s allowedPrefixes', async () => {
+    const c = await customer();
+    const sendAt = inMs(1500);
+    const ids: string[] = [];
+    for (const recipient of ['447700900001', '447700900002']) {
+      const sent = await c.http.post(`${c.base}/messages/sms`, {
+        sender: 'Shop',
+        recipient,
+        body: 'Hello',
+        sendAt,
+      });
+      expect(sent.status).toBe(201);
+      ids.push(sent.body.id);
+    }
+    const limits = await adminHttp(server.url).put(
+      `/api/admin/clients/${c.client.id}/limits`,
+      { allowedPrefixes: ['353'] },
+    );
+    expect(limits.status).toBe(200);
+    for (const id of ids) {
+      const message = await eventually(
+        async () => (await c.http.get(`${c.base}/messages/${id}`)).body,
+        (m) => m.state !== 'SCHEDULED',
+        { what: `message ${id} released`, timeout: 10_000, interval: 100 },
+      );
+      expect(message.state).toBe('CANCELED');
+    }
+    expect(await c.refunds()).toBe(2);
+    expect(await c.balance()).toBe(10);
     await expectLedgerBalanced(server);
   });
 });
