@@ -173,6 +173,38 @@ describe('staff stop a client’s traffic (adminCancelClientMessages)', () => {
   });
 });
 
+describe('a staff stop racing the delivery workers', () => {
+  it('leaves each message either sent or cancelled and refunded once, never both, never neither', async () => {
+    const c = await customer('100');
+    const sent = await c.send(numbers(uniquePrefix(), 400));
+    expect(sent.status).toBe(201);
+    // At once, while the workers are taking the batch's jobs.
+    const stop = await adminHttp(server.url).post(stopPath(c.client.id), {});
+    expect(stop.status).toBe(200);
+    const done = await c.settled(sent.body.id);
+    const canceled = done.states.CANCELED ?? 0;
+    expect(canceled).toBe(stop.body.canceled);
+    expect((done.states.DELIVERED ?? 0) + canceled).toBe(400);
+    // Per message: cancelled ⇔ refunded exactly once, and a cancelled one was never submitted.
+    const wrong = await server.app.db.query(
+      `SELECT m.id, m.state,
+              (SELECT count(*)::int FROM balance_ledger l
+               WHERE l.message_id = m.id AND l.reason = 'REFUND') AS refunds,
+              (SELECT count(*)::int FROM message_attempts a WHERE a.message_id = m.id) AS attempts
+       FROM messages m WHERE m.batch_id = $1`,
+      [sent.body.id],
+    );
+    const bad = wrong.filter((m: any) =>
+      m.state === 'CANCELED'
+        ? m.refunds !== 1 || m.attempts !== 0
+        : m.state !== 'DELIVERED' || m.refunds !== 0,
+    );
+    expect(bad).toEqual([]);
+    expect(await c.balance()).toBeCloseTo(80 + 0.05 * canceled, 10);
+    await expectLedgerBalanced(server);
+  });
+});
+
 describe('the owner’s batch cancel (cancelBatch)', () => {
   it('also cancels the batch’s ACCEPTED messages still waiting, each refunded once', async () => {
     const c = await customer();
