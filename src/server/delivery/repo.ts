@@ -25,6 +25,8 @@ export interface DeliveryRow {
   ageMs: number;
   /** A scheduled message this load released: SCHEDULED → ACCEPTED now. */
   released: boolean;
+  /** Cancelled and refunded by this load's re-check (cancel_stopped_messages). */
+  stopped: boolean;
   /** The job that holds the message waiting, if any (migrations/010). */
   waitingJob: string | null;
 }
@@ -50,6 +52,7 @@ export async function loadForDelivery(
     `WITH released AS (SELECT * FROM release_messages($1::uuid[], $2::uuid[]))
      SELECT m.id, COALESCE(r.state, m.state) AS state,
        COALESCE(r.released AND r.scheduled, false) AS released,
+       COALESCE(r.state = 'CANCELED', false) AS stopped,
        m.sender, m.recipient, m.body, m.encoding, m.route,
        COALESCE(r.waiting_job, m.waiting_job) AS "waitingJob",
        CASE WHEN r.released THEN 0::float8 ELSE (extract(epoch FROM now()

@@ -83,6 +83,15 @@ function numbers(prefix: string, n: number): string[] {
   );
 }
 
+/** sms_messages_total{state="CANCELED"} on /metrics (0 before the first). */
+async function canceledCounted(): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('sms_messages_total{state="CANCELED"}'));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
 const stopPath = (clientId: string) =>
   `/api/admin/clients/${clientId}/messages/cancel`;
 
@@ -324,6 +333,7 @@ describe('the re-check up to the moment a provider takes a message', () => {
 
   it('cancels scheduled sends released outside the client’s allowedPrefixes', async () => {
     const c = await customer();
+    const countedBefore = await canceledCounted();
     const sendAt = inMs(1500);
     const ids: string[] = [];
     for (const recipient of ['447700900001', '447700900002']) {
@@ -351,6 +361,7 @@ describe('the re-check up to the moment a provider takes a message', () => {
     }
     expect(await c.refunds()).toBe(2);
     expect(await c.balance()).toBe(10);
+    expect(await canceledCounted()).toBe(countedBefore + 2);
     await expectLedgerBalanced(server);
   });
 });
