@@ -58,6 +58,10 @@ DECLARE
   v_starts timestamptz[];
   v_at timestamptz;
 BEGIN
+  -- Stopping traffic (issue 30): those that would be refused now are CANCELED and refunded
+  -- first (cancel_stopped_messages); the release below no longer finds them.
+  RETURN QUERY SELECT s.message_id, 'CANCELED'::text, NULL::uuid, false, false
+               FROM cancel_stopped_messages(p_ids, p_jobs) s;
   FOR c IN
     SELECT m.client_id, cl.max_messages_per_second AS lim,
            COALESCE(array_agg(m.id ORDER BY m.date_created, m.id)

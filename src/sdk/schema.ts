@@ -321,6 +321,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/clients/{clientId}/messages/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stop a client's traffic: cancel its messages not yet taken by a provider
+     * @description Every message of the client (or, with `batchId`, of that batch of the client) not yet taken by a provider (SCHEDULED, or ACCEPTED and not being submitted at that moment) becomes CANCELED and is refunded once through the ledger. A message a delivery worker holds at that moment is sent as usual. Needs ROLE_CLIENT_ADMIN; audited as client.messages_canceled.
+     */
+    post: operations['adminCancelClientMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/clients/{clientId}/balances/default': {
     parameters: {
       query?: never;
@@ -890,8 +910,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Cancel the SCHEDULED messages of a batch (each refunded once)
-     * @description Its messages still SCHEDULED become CANCELED and are refunded through the ledger, each exactly once; messages already released are not touched. Answers the batch. Needs ROLE_SMS_CREATE.
+     * Cancel the messages of a batch not yet taken by a provider (each refunded once)
+     * @description Its messages not yet taken by a provider (SCHEDULED, or ACCEPTED and waiting, as in a paced batch) become CANCELED and are refunded through the ledger, each exactly once; messages being submitted at that moment or already submitted are not touched. Answers the batch. Needs ROLE_SMS_CREATE.
      */
     post: operations['cancelBatch'];
     delete?: never;
@@ -1270,6 +1290,7 @@ export interface components {
         | 'client.status_callback_changed'
         | 'client.signing_key_rotated'
         | 'client.limits_changed'
+        | 'client.messages_canceled'
         | 'route_split.created'
         | 'route_split.updated'
         | 'route_split.deleted'
@@ -1537,6 +1558,9 @@ export interface components {
     RotatedSigningKey: {
       statusCallbackSigningKey: string;
     };
+    CanceledCount: {
+      canceled: number;
+    };
     /**
      * @example {
      *       "prefix": "44",
@@ -1740,6 +1764,7 @@ export type SchemaStatusCallbackTest =
   components['schemas']['StatusCallbackTest'];
 export type SchemaRotatedSigningKey =
   components['schemas']['RotatedSigningKey'];
+export type SchemaCanceledCount = components['schemas']['CanceledCount'];
 export type SchemaPrice = components['schemas']['Price'];
 export type SchemaPriceList = components['schemas']['PriceList'];
 export type SchemaQuote = components['schemas']['Quote'];
@@ -3486,6 +3511,86 @@ export interface operations {
       };
     };
   };
+  adminCancelClientMessages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "batchId": "0b7f4c1e-5a9d-4e2b-8c3f-6d1a2b3c4d5e"
+         *     }
+         */
+        'application/json': {
+          /** Format: uuid */
+          batchId?: string;
+        } | null;
+      };
+    };
+    responses: {
+      /** @description The canceled count */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "canceled": 120
+           *     }
+           */
+          'application/json': components['schemas']['CanceledCount'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   adminGetBalance: {
     parameters: {
       query?: never;
@@ -5053,6 +5158,7 @@ export interface operations {
           | 'client.status_callback_changed'
           | 'client.signing_key_rotated'
           | 'client.limits_changed'
+          | 'client.messages_canceled'
           | 'route_split.created'
           | 'route_split.updated'
           | 'route_split.deleted'

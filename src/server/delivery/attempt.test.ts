@@ -85,6 +85,7 @@ function row(overrides: Partial<DeliveryRow> = {}): DeliveryRow {
     attempts: [],
     ageMs: 0,
     released: false,
+    stopped: false,
     waitingJob: null,
     ...overrides,
   };

@@ -28,6 +28,15 @@ export async function handleJobs(
   );
   const released = rows.filter((row) => row.released).length;
   if (released > 0) ctx.observer.messages?.('ACCEPTED', released);
+  // The release's re-check stopped these (CONTRACT "Stopping traffic"): CANCELED and refunded.
+  const stopped = rows.filter((row) => row.stopped).length;
+  if (stopped > 0) {
+    ctx.observer.messages?.('CANCELED', stopped);
+    ctx.logger.info(
+      { messages: stopped },
+      'messages no longer allowed cancelled and refunded at release',
+    );
+  }
   const byId = new Map(rows.map((row) => [row.id, row]));
   return Promise.all(
     jobs.map(async (job) => {

@@ -25,6 +25,8 @@ export interface DeliveryRow {
   ageMs: number;
   /** A scheduled message this load released: SCHEDULED → ACCEPTED now. */
   released: boolean;
+  /** Cancelled and refunded by this load's re-check (cancel_stopped_messages). */
+  stopped: boolean;
   /** The job that holds the message waiting, if any (migrations/010). */
   waitingJob: string | null;
 }
@@ -37,7 +39,9 @@ export interface DeliveryRow {
  * scheduled one too, single sends included); one the
  * current second has no room for gets a new job at a later second and comes back as it was with
  * that job waiting (so this job completes with nothing sent). A cancelled one stays CANCELED and
- * its job completes with nothing sent. The statement reads the rows as they were before its own
+ * its job completes with nothing sent. Before releasing, it cancels and refunds those that would
+ * be refused now (client deleted, destination blocked or outside its allowedPrefixes:
+ * cancel_stopped_messages, CONTRACT "Stopping traffic"): they come back CANCELED. The statement reads the rows as they were before its own
  * updates, hence what the release changed is taken from its answer.
  */
 export async function loadForDelivery(
@@ -49,6 +53,7 @@ export async function loadForDelivery(
     `WITH released AS (SELECT * FROM release_messages($1::uuid[], $2::uuid[]))
      SELECT m.id, COALESCE(r.state, m.state) AS state,
        COALESCE(r.released AND r.scheduled, false) AS released,
+       COALESCE(r.state = 'CANCELED', false) AS stopped,
        m.sender, m.recipient, m.body, m.encoding, m.route,
        COALESCE(r.waiting_job, m.waiting_job) AS "waitingJob",
        CASE WHEN r.released THEN 0::float8 ELSE (extract(epoch FROM now()

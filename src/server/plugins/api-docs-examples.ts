@@ -236,6 +236,10 @@ export const OPERATION_EXAMPLES: Record<
   adminSetClientLimits: {
     request: { allowedPrefixes: ['44', '353'], maxMessagesPerSecond: 20 },
   },
+  adminCancelClientMessages: {
+    request: { batchId: '0b7f4c1e-5a9d-4e2b-8c3f-6d1a2b3c4d5e' },
+    answer: { canceled: 120 },
+  },
   adminAddFreeCredit: {
     request: { amount: '25.00', reason: 'Welcome credit' },
   },

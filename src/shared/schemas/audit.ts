@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'client.status_callback_changed',
   'client.signing_key_rotated',
   'client.limits_changed',
+  'client.messages_canceled',
   'route_split.created',
   'route_split.updated',
   'route_split.deleted',

@@ -129,3 +129,19 @@ export const RotatedSigningKeySchema = z
   .object({ statusCallbackSigningKey: z.string() })
   .meta({ id: 'RotatedSigningKey' });
 export type RotatedSigningKey = z.infer<typeof RotatedSigningKeySchema>;
+
+/** Body of staff's "stop traffic": the client's messages, or only those of one of its batches. */
+export const CancelClientMessagesSchema = z
+  .object({ batchId: IdSchema.optional() })
+  .strict()
+  // A call without a body arrives as null: the whole client.
+  .nullish();
+export type CancelClientMessagesInput = z.infer<
+  typeof CancelClientMessagesSchema
+>;
+
+/** How many messages a cancel moved to CANCELED (each refunded once). */
+export const CanceledCountSchema = z
+  .object({ canceled: z.number().int().nonnegative() })
+  .meta({ id: 'CanceledCount' });
+export type CanceledCount = z.infer<typeof CanceledCountSchema>;

@@ -168,16 +168,16 @@ export async function findBatch(
 }
 
 /**
- * Its messages still SCHEDULED become CANCELED, each refunded once (cancel_messages,
- * migrations/019); answers how many.
+ * Its messages not yet taken by a provider (SCHEDULED, or ACCEPTED with no worker holding them)
+ * become CANCELED, each refunded once (cancel_untaken_messages); answers how many.
  */
-export async function cancelScheduled(
+export async function cancelUntaken(
   q: Queryable,
   batchId: string,
 ): Promise<number> {
   const [row] = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM cancel_messages(ARRAY(
-       SELECT id FROM messages WHERE batch_id = $1 AND state = 'SCHEDULED'))`,
+    `SELECT count(*)::int AS n FROM cancel_untaken_messages(ARRAY(
+       SELECT id FROM messages WHERE batch_id = $1 AND state IN ('SCHEDULED', 'ACCEPTED')))`,
     [batchId],
   );
   return row?.n ?? 0;

@@ -132,11 +132,12 @@ export function batchesRoutes(deps: Deps): FastifyPluginAsyncZod {
           operationId: 'cancelBatch',
           tags,
           summary:
-            'Cancel the SCHEDULED messages of a batch (each refunded once)',
+            'Cancel the messages of a batch not yet taken by a provider (each refunded once)',
           description:
-            'Its messages still SCHEDULED become CANCELED and are refunded through the ledger, ' +
-            'each exactly once; messages already released are not touched. Answers the batch. ' +
-            'Needs ROLE_SMS_CREATE.',
+            'Its messages not yet taken by a provider (SCHEDULED, or ACCEPTED and waiting, as ' +
+            'in a paced batch) become CANCELED and are refunded through the ledger, each exactly ' +
+            'once; messages being submitted at that moment or already submitted are not ' +
+            'touched. Answers the batch. Needs ROLE_SMS_CREATE.',
           params: BatchParamsSchema,
           response: {
             200: BatchSchema,

@@ -197,8 +197,9 @@ export async function getBatch(
 }
 
 /**
- * Cancels the batch's messages still SCHEDULED (each CANCELED and refunded exactly once, by
- * cancel_messages: a message released meanwhile is left as it is) and answers the batch. Needs
+ * Cancels the batch's messages not yet taken by a provider, SCHEDULED or ACCEPTED and waiting
+ * (each CANCELED and refunded exactly once, by cancel_untaken_messages: a message a worker holds
+ * meanwhile is left to it) and answers the batch. Needs
  * ROLE_SMS_CREATE, as the send it undoes, and as a single message's cancel.
  */
 export async function cancelBatch(
@@ -211,7 +212,7 @@ export async function cancelBatch(
     throw forbidden(`Cancelling an SMS needs the role ${SMS_CREATE_ROLE}`);
   }
   await getBatch(deps, clientId, principal.user.id, batchId);
-  const canceled = await repo.cancelScheduled(deps.db, batchId);
+  const canceled = await repo.cancelUntaken(deps.db, batchId);
   if (canceled > 0) deps.deliveryWake.count('CANCELED', canceled);
   return getBatch(deps, clientId, principal.user.id, batchId);
 }

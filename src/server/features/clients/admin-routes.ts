@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/limits.ts';
 import {
   AdminCreateClientSchema,
+  CancelClientMessagesSchema,
+  CanceledCountSchema,
   ClientListSchema,
   ClientSchema,
   ClientWithSecretSchema,
@@ -102,6 +104,38 @@ export function adminClientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           request.actor,
           request.params.clientId,
           request.body,
+        ),
+    );
+
+    app.post(
+      '/clients/:clientId/messages/cancel',
+      {
+        config: { role: { family: 'CLIENT', verb: 'ADMIN' } },
+        schema: {
+          operationId: 'adminCancelClientMessages',
+          tags,
+          summary:
+            "Stop a client's traffic: cancel its messages not yet taken by a provider",
+          description:
+            'Every message of the client (or, with `batchId`, of that batch of the client) not ' +
+            'yet taken by a provider (SCHEDULED, or ACCEPTED and not being submitted at that ' +
+            'moment) becomes CANCELED and is refunded once through the ledger. A message a ' +
+            'delivery worker holds at that moment is sent as usual. Needs ROLE_CLIENT_ADMIN; ' +
+            'audited as client.messages_canceled.',
+          params: ClientIdParamsSchema,
+          body: CancelClientMessagesSchema,
+          response: {
+            200: CanceledCountSchema,
+            ...errorResponses(400, 401, 403, 404),
+          },
+        },
+      },
+      async (request) =>
+        service.cancelClientMessages(
+          deps,
+          request.actor,
+          request.params.clientId,
+          request.body?.batchId ?? null,
         ),
     );
 

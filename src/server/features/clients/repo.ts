@@ -268,3 +268,23 @@ export async function setStatusCallback(
     [id, url, newKey],
   );
 }
+
+/**
+ * Stopping traffic: the client's messages (or one of its batches') not yet taken by a provider
+ * become CANCELED, each refunded once (cancel_untaken_messages); answers how many. The batch
+ * must be the client's: another client's batch cancels nothing.
+ */
+export async function cancelUntakenMessages(
+  q: Queryable,
+  clientId: string,
+  batchId: string | null,
+): Promise<number> {
+  const [row] = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM cancel_untaken_messages(ARRAY(
+       SELECT id FROM messages
+       WHERE client_id = $1 AND ($2::uuid IS NULL OR batch_id = $2::uuid)
+         AND state IN ('SCHEDULED', 'ACCEPTED')))`,
+    [clientId, batchId],
+  );
+  return row?.n ?? 0;
+}

@@ -4,6 +4,7 @@ import {
 } from '../../../shared/limits.ts';
 import { randomBytes } from 'node:crypto';
 import type {
+  CanceledCount,
   Client,
   ClientWithSecret,
   OwnClient,
@@ -388,7 +389,13 @@ export async function deleteClient(
   clientId: string,
   ownerId: string,
 ): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  const canceled = await deps.db.transaction(async (tx) => {
+    if (!(await repo.findClient(tx, clientId, ownerId, true))) {
+      throw notFound('Client');
+    }
+    // Its messages not yet taken by a provider are cancelled and refunded first, while its
+    // balance still exists (CONTRACT "Stopping traffic").
+    const n = await repo.cancelUntakenMessages(tx, clientId, null);
     const deleted = await repo.deleteClient(tx, clientId, ownerId);
     if (!deleted) throw notFound('Client');
     await recordAudit(tx, {
@@ -398,6 +405,43 @@ export async function deleteClient(
       targetId: clientId,
       before: { name: deleted.name, userId: deleted.userId },
     });
+    return n;
   });
+  if (canceled > 0) deps.deliveryWake.count('CANCELED', canceled);
   deps.credentials.forget(clientId);
+}
+
+/**
+ * Staff stop a client's traffic: every message of the client (or of its batch `batchId`) not yet
+ * taken by a provider becomes CANCELED, each refunded once; a message a worker holds at that
+ * moment is left to it (cancel_untaken_messages). Audited as client.messages_canceled.
+ */
+export async function cancelClientMessages(
+  deps: Deps,
+  actor: Actor,
+  clientId: string,
+  batchId: string | null,
+): Promise<CanceledCount> {
+  const canceled = await deps.db.transaction(async (tx) => {
+    const client = await repo.findClient(tx, clientId, undefined, true);
+    if (!client) throw notFound('Client');
+    if (batchId !== null) {
+      const [batch] = await tx.query(
+        'SELECT 1 FROM batches WHERE id = $1 AND client_id = $2',
+        [batchId, clientId],
+      );
+      if (!batch) throw notFound('Batch');
+    }
+    const n = await repo.cancelUntakenMessages(tx, clientId, batchId);
+    await recordAudit(tx, {
+      action: 'client.messages_canceled',
+      actor,
+      targetType: 'client',
+      targetId: clientId,
+      after: { canceled: n, batchId },
+    });
+    return n;
+  });
+  if (canceled > 0) deps.deliveryWake.count('CANCELED', canceled);
+  return { canceled };
 }

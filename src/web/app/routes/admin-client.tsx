@@ -10,6 +10,7 @@ import { AdminBalanceCard } from '../../features/clients/components/admin-balanc
 import { AdminClientCard } from '../../features/clients/components/admin-client-card';
 import { AdminThresholdCard } from '../../features/clients/components/admin-threshold-card';
 import { ClientLimitsCard } from '../../features/clients/components/client-limits-card';
+import { StopTrafficCard } from '../../features/clients/components/stop-traffic-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
 import { AdminClientMessages } from '../../features/messages/components/admin-client-messages';
 import { routeSplitAccess } from '../../features/route-splits/access';
@@ -85,6 +86,7 @@ function AdminClientPage() {
         <AdminBalanceCard clientId={client.data.id} />
         <AdminThresholdCard clientId={client.data.id} />
         <ClientLimitsCard client={client.data} asAdmin />
+        <StopTrafficCard client={client.data} />
       </div>
       <RoleGate title="Route Splits" access={routeSplitAccess.list}>
         <RouteSplitList client={client.data} />

@@ -72,6 +72,14 @@ function BatchCard({
   const cancel = useCancelBatch();
   const [confirming, setConfirming] = useState(false);
   const scheduled = batch.states.SCHEDULED ?? 0;
+  // The cancel also stops ACCEPTED messages still waiting (a paced batch): CONTRACT "Stopping
+  // traffic". Only scheduled ones waiting: the words say so.
+  const accepted = batch.states.ACCEPTED ?? 0;
+  const waiting = scheduled + accepted;
+  const onlyScheduled = accepted === 0;
+  const cancelLabel = onlyScheduled
+    ? 'Cancel scheduled messages'
+    : 'Cancel messages not yet sent';
   const final = isBatchFinal(batch);
   return (
     <div className="stack">
@@ -88,9 +96,9 @@ function BatchCard({
           <ButtonLink to={paths.batchMessages(batch.id)}>
             Open its messages in the Message Log
           </ButtonLink>
-          {scheduled > 0 ? (
+          {waiting > 0 ? (
             <Button variant="danger" onClick={() => setConfirming(true)}>
-              Cancel scheduled messages
+              {cancelLabel}
             </Button>
           ) : null}
         </div>
@@ -136,16 +144,25 @@ function BatchCard({
         open={confirming}
         destructive
         pending={cancel.isPending}
-        text={`Cancel the ${scheduled} scheduled ${scheduled === 1 ? 'message' : 'messages'} of this batch? ${scheduled === 1 ? 'It is' : 'They are'} refunded.`}
+        text={
+          onlyScheduled
+            ? `Cancel the ${scheduled} scheduled ${scheduled === 1 ? 'message' : 'messages'} of this batch? ${scheduled === 1 ? 'It is' : 'They are'} refunded.`
+            : `Cancel the ${waiting} ${waiting === 1 ? 'message' : 'messages'} of this batch not yet sent? Each one canceled is refunded; one being handed to a provider right now still goes out.`
+        }
         onCancel={() => setConfirming(false)}
         onConfirm={() =>
           cancel.mutate(
             { clientId, batchId: batch.id },
             {
               onSuccess: () =>
-                toast.show('Scheduled messages canceled and refunded', {
-                  tone: 'success',
-                }),
+                toast.show(
+                  onlyScheduled
+                    ? 'Scheduled messages canceled and refunded'
+                    : 'Messages not yet sent canceled and refunded',
+                  {
+                    tone: 'success',
+                  },
+                ),
               onSettled: () => setConfirming(false),
             },
           )

@@ -120,4 +120,45 @@ describe('Batch page', { timeout: 20_000 }, () => {
       requests.filter((r) => r.method === 'POST').map((r) => r.path),
     ).toEqual([`${batchPath}/cancel`]);
   });
+
+  it('cancels a paced batch’s messages not yet sent after a confirmation', async () => {
+    let canceled = false;
+    const { requests } = mockApi({
+      ...shellRoutes(),
+      [`GET ${batchPath}`]: () => ({
+        body: makeBatch({
+          total: 5,
+          states: canceled
+            ? { DELIVERED: 2, CANCELED: 3 }
+            : { DELIVERED: 2, ACCEPTED: 3 },
+        }),
+      }),
+      [`POST ${batchPath}/cancel`]: () => {
+        canceled = true;
+        return {
+          body: makeBatch({ total: 5, states: { DELIVERED: 2, CANCELED: 3 } }),
+        };
+      },
+    });
+    const { user } = renderApp(`/messaging/bulk/${testBatchId}`, {
+      loggedIn: true,
+    });
+    await user.click(
+      await screen.findByRole('button', {
+        name: 'Cancel messages not yet sent',
+      }),
+    );
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'Cancel the 3 messages of this batch not yet sent? Each one canceled is refunded; one being handed to a provider right now still goes out.',
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() =>
+      expect(
+        screen.getByRole('list', { name: 'Messages by state' }),
+      ).toHaveTextContent('Canceled 3'),
+    );
+    expect(
+      requests.filter((r) => r.method === 'POST').map((r) => r.path),
+    ).toEqual([`${batchPath}/cancel`]);
+  });
 });
