@@ -493,6 +493,11 @@ const AUDITED: Record<string, () => Promise<Call>> = {
           amount: 1,
         });
     },
+  'POST /api/admin/clients/:clientId/messages/cancel': async () => {
+    const { client } = await freshUserAndClient();
+    return () =>
+      admin.post(`/api/admin/clients/${client.id}/messages/cancel`, {});
+  },
   'PUT /api/admin/clients/:clientId/limits': async () => {
     const { client } = await freshUserAndClient();
     return () =>
