@@ -12,9 +12,12 @@ import {
 
 describe('the role catalogue (spec §6)', () => {
   it('holds every family with its verbs, plus ROLE_SMS_CREATE, sorted', () => {
-    expect(ROLES).toHaveLength(7 + 6 + 7 + 7 + 6 + 6 + 6 + 6 + 1 + 1 + 1 + 1);
+    expect(ROLES).toHaveLength(
+      7 + 6 + 7 + 7 + 6 + 6 + 6 + 6 + 1 + 1 + 1 + 1 + 1,
+    );
     expect(ROLES).toContain('ROLE_AUDIT_LIST');
     expect(ROLES).toContain('ROLE_PRICE_ADMIN');
+    expect(ROLES).toContain('ROLE_NUMBER_ADMIN');
     expect(ROLES).not.toContain('ROLE_AUDIT_ADMIN');
     expect(ROLES).toContain('ROLE_USER_UPDATE_PASSWORD');
     expect(ROLES).toContain('ROLE_CLIENT_UPDATE_SECRET');

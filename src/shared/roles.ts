@@ -17,6 +17,8 @@ export const ROLE_FAMILIES = {
   OPERATIONS: ['VIEW'],
   // The price list by destination (issue 19): kept by staff as a whole.
   PRICE: ['ADMIN'],
+  // Inbound numbers assigned to clients (issue 32): kept by staff as a whole.
+  NUMBER: ['ADMIN'],
 } as const;
 
 export type RoleFamily = keyof typeof ROLE_FAMILIES;
@@ -26,6 +28,7 @@ export type RoleVerb =
 export const SMS_CREATE_ROLE = 'ROLE_SMS_CREATE';
 export const AUDIT_LIST_ROLE = 'ROLE_AUDIT_LIST';
 export const PRICE_ADMIN_ROLE = 'ROLE_PRICE_ADMIN';
+export const NUMBER_ADMIN_ROLE = 'ROLE_NUMBER_ADMIN';
 
 /** Every assignable role name, sorted alphabetically. */
 export const ROLES: readonly string[] = [
@@ -67,7 +70,7 @@ export function canCall(
 
 /**
  * The families whose roles open an admin screen (clients, users, their roles, route splits,
- * the audit log, operations, prices).
+ * the audit log, operations, prices, numbers).
  */
 const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
   'CLIENT',
@@ -77,6 +80,7 @@ const ADMIN_AREA_FAMILIES: readonly RoleFamily[] = [
   'AUDIT',
   'OPERATIONS',
   'PRICE',
+  'NUMBER',
 ];
 
 /**
