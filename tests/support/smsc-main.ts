@@ -10,6 +10,9 @@
  * A line `stats` on stdin prints one JSON line `{"stats": {submits, texts, arrivals, binds}}`:
  * the number of submit_sm received, the text of each and when it arrived (epoch milliseconds,
  * fractional: the same clock as Date.now() in other processes), in order.
+ * A line `mo <count> <perSecond> <from> <to>` sends `count` mobile-originated deliver_sm
+ * (GSM 03.38 text `mo <n>`) from `from` to `to` on every bound session, `perSecond` a second
+ * (0: all at once), then prints `{"mo": {sent, seconds}}`.
  */
 import { startSmsc } from './smsc.ts';
 
@@ -43,7 +46,8 @@ process.stdin.setEncoding('utf8').on('data', (chunk: string) => {
   while ((newline = buffered.indexOf('\n')) >= 0) {
     const line = buffered.slice(0, newline).trim();
     buffered = buffered.slice(newline + 1);
-    if (line === 'stats') {
+    if (line.startsWith('mo ')) void sendMo(line);
+    else if (line === 'stats') {
       console.log(
         JSON.stringify({
           stats: {
@@ -60,5 +64,34 @@ process.stdin.setEncoding('utf8').on('data', (chunk: string) => {
   }
 });
 process.stdin.on('end', () => void stop());
+
+/** Sends the `mo` line's messages, paced in 10 ms steps, then reports how long that took. */
+async function sendMo(line: string) {
+  const [, count, perSecond, from, to] = line.split(/\s+/);
+  const total = Number(count);
+  const rate = Number(perSecond);
+  const started = performance.now();
+  for (let sent = 0; sent < total;) {
+    const due =
+      rate > 0
+        ? Math.min(
+            total,
+            Math.ceil(((performance.now() - started) / 1000) * rate) + 1,
+          )
+        : total;
+    for (; sent < due; sent++) {
+      smsc.sendDeliverSm({
+        source_addr: from,
+        destination_addr: to,
+        esm_class: 0,
+        data_coding: 0,
+        short_message: Buffer.from(`mo ${sent}`),
+      });
+    }
+    if (sent < total) await new Promise((r) => setTimeout(r, 10));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(JSON.stringify({ mo: { sent: total, seconds } }));
+}
 process.stdin.resume();
 process.on('SIGTERM', () => void stop());

@@ -18,6 +18,16 @@ export interface SmscProcess {
     arrivals: number[];
     binds: number;
   }>;
+  /**
+   * Sends `count` mobile-originated messages from `from` to `to`, `perSecond` a second (0: at
+   * once); resolves when the last was sent, with how long sending took.
+   */
+  sendMo(
+    count: number,
+    perSecond: number,
+    from: string,
+    to: string,
+  ): Promise<{ sent: number; seconds: number }>;
   stop(): Promise<void>;
 }
 
@@ -31,6 +41,7 @@ export async function startSmscProcess(
   });
   const lines = createInterface({ input: child.stdout! });
   const waiting: ((line: any) => void)[] = [];
+  const moWaiting: ((line: any) => void)[] = [];
   let ready: (address: { host: string; port: number }) => void;
   const listening = new Promise<{ host: string; port: number }>(
     (r) => (ready = r),
@@ -38,6 +49,7 @@ export async function startSmscProcess(
   lines.on('line', (line) => {
     const parsed = JSON.parse(line);
     if (parsed.stats) waiting.shift()?.(parsed.stats);
+    else if (parsed.mo) moWaiting.shift()?.(parsed.mo);
     else if (parsed.port) ready(parsed);
   });
   const exited = new Promise((r) => child.once('exit', r));
@@ -54,6 +66,11 @@ export async function startSmscProcess(
       new Promise((r) => {
         waiting.push(r);
         child.stdin!.write('stats\n');
+      }),
+    sendMo: (count, perSecond, from, to) =>
+      new Promise((r) => {
+        moWaiting.push(r);
+        child.stdin!.write(`mo ${count} ${perSecond} ${from} ${to}\n`);
       }),
     async stop() {
       child.stdin!.end();
