@@ -1010,6 +1010,7 @@ export interface components {
      *       "body": "Your order has shipped",
      *       "reference": "order-1042",
      *       "state": "ACCEPTED",
+     *       "error": null,
      *       "deliveryMethod": null,
      *       "simulated": false,
      *       "encoding": "GSM-7",
@@ -1044,6 +1045,7 @@ export interface components {
         | 'REJECTED'
         | 'FAILED'
         | 'CANCELED';
+      error: string | null;
       deliveryMethod: ('VONAGE_SMS' | 'MELROSE_SMPP' | 'WORLD_SPECIAL') | null;
       simulated: boolean;
       /** @enum {string} */
@@ -1110,6 +1112,7 @@ export interface components {
      *       "body": "Your order has shipped",
      *       "reference": "order-1042",
      *       "state": "DELIVERED",
+     *       "error": null,
      *       "deliveryMethod": "MELROSE_SMPP",
      *       "simulated": false,
      *       "encoding": "GSM-7",
@@ -1164,6 +1167,7 @@ export interface components {
         | 'REJECTED'
         | 'FAILED'
         | 'CANCELED';
+      error: string | null;
       deliveryMethod: ('VONAGE_SMS' | 'MELROSE_SMPP' | 'WORLD_SPECIAL') | null;
       simulated: boolean;
       /** @enum {string} */
@@ -1196,6 +1200,7 @@ export interface components {
      *           "body": "Your order has shipped",
      *           "reference": "order-1042",
      *           "state": "DELIVERED",
+     *           "error": null,
      *           "deliveryMethod": "MELROSE_SMPP",
      *           "simulated": false,
      *           "encoding": "GSM-7",
@@ -3895,6 +3900,7 @@ export interface operations {
            *           "body": "Your order has shipped",
            *           "reference": "order-1042",
            *           "state": "DELIVERED",
+           *           "error": null,
            *           "deliveryMethod": "MELROSE_SMPP",
            *           "simulated": false,
            *           "encoding": "GSM-7",
@@ -3984,6 +3990,7 @@ export interface operations {
            *       "body": "Your order has shipped",
            *       "reference": "order-1042",
            *       "state": "DELIVERED",
+           *       "error": null,
            *       "deliveryMethod": "MELROSE_SMPP",
            *       "simulated": false,
            *       "encoding": "GSM-7",
@@ -5994,6 +6001,7 @@ export interface operations {
            *       "body": "Your order has shipped",
            *       "reference": "order-1042",
            *       "state": "ACCEPTED",
+           *       "error": null,
            *       "deliveryMethod": null,
            *       "simulated": false,
            *       "encoding": "GSM-7",
@@ -6113,6 +6121,7 @@ export interface operations {
            *       "body": "Your order has shipped",
            *       "reference": "order-1042",
            *       "state": "ACCEPTED",
+           *       "error": null,
            *       "deliveryMethod": null,
            *       "simulated": false,
            *       "encoding": "GSM-7",
@@ -6304,6 +6313,7 @@ export interface operations {
            *           "body": "Your order has shipped",
            *           "reference": "order-1042",
            *           "state": "DELIVERED",
+           *           "error": null,
            *           "deliveryMethod": "MELROSE_SMPP",
            *           "simulated": false,
            *           "encoding": "GSM-7",
@@ -6455,6 +6465,7 @@ export interface operations {
            *       "body": "Your order has shipped",
            *       "reference": "order-1042",
            *       "state": "DELIVERED",
+           *       "error": null,
            *       "deliveryMethod": "MELROSE_SMPP",
            *       "simulated": false,
            *       "encoding": "GSM-7",
