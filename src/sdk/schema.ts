@@ -1045,6 +1045,7 @@ export interface components {
         | 'REJECTED'
         | 'FAILED'
         | 'CANCELED';
+      /** @description Why a CANCELED message was cancelled: `canceled by the owner`, `canceled by staff`, `canceled: the client was deleted`, `canceled: the destination is blocked` or `canceled: the destination is outside the client's allowed prefixes`. Null otherwise (a provider's words are on the message's attempts) */
       error: string | null;
       deliveryMethod: ('VONAGE_SMS' | 'MELROSE_SMPP' | 'WORLD_SPECIAL') | null;
       simulated: boolean;
@@ -1167,6 +1168,7 @@ export interface components {
         | 'REJECTED'
         | 'FAILED'
         | 'CANCELED';
+      /** @description Why a CANCELED message was cancelled: `canceled by the owner`, `canceled by staff`, `canceled: the client was deleted`, `canceled: the destination is blocked` or `canceled: the destination is outside the client's allowed prefixes`. Null otherwise (a provider's words are on the message's attempts) */
       error: string | null;
       deliveryMethod: ('VONAGE_SMS' | 'MELROSE_SMPP' | 'WORLD_SPECIAL') | null;
       simulated: boolean;
