@@ -8,13 +8,15 @@
 -- (refund_messages): their client no longer exists, their destination is blocked, or it is
 -- outside the client's allowedPrefixes (price_sms's refusal, the send's own check). One
 -- set-based check per batch of jobs; no UPDATE when none is stopped. Returns the ids cancelled
--- now with the reason.
+-- now with the reason, which is also their error (033).
 CREATE OR REPLACE FUNCTION cancel_stopped_messages(p_ids uuid[], p_jobs uuid[])
 RETURNS TABLE (message_id uuid, reason text)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_ids uuid[];
   v_reasons text[];
+  v_reason text;
+  v_group uuid[];
 BEGIN
   SELECT COALESCE(array_agg(s.id), '{}'), COALESCE(array_agg(s.reason), '{}')
   INTO v_ids, v_reasons
@@ -35,11 +37,15 @@ BEGIN
   IF cardinality(v_ids) = 0 THEN
     RETURN;
   END IF;
-  RETURN QUERY
-  SELECT r.moved_id, t.reason
-  FROM (SELECT moved_id FROM refund_messages(v_ids, 'SCHEDULED', 'CANCELED')
-        UNION ALL
-        SELECT moved_id FROM refund_messages(v_ids, 'ACCEPTED', 'CANCELED')) r
-  JOIN unnest(v_ids, v_reasons) AS t(id, reason) ON t.id = r.moved_id;
+  -- One refund per reason (at most three), each writing its reason as the messages' error.
+  FOR v_reason IN SELECT DISTINCT t.reason FROM unnest(v_reasons) AS t(reason) LOOP
+    v_group := ARRAY(SELECT t.id FROM unnest(v_ids, v_reasons) AS t(id, reason)
+                     WHERE t.reason = v_reason);
+    RETURN QUERY
+    SELECT r.moved_id, v_reason
+    FROM (SELECT moved_id FROM refund_messages(v_group, 'SCHEDULED', 'CANCELED', v_reason)
+          UNION ALL
+          SELECT moved_id FROM refund_messages(v_group, 'ACCEPTED', 'CANCELED', v_reason)) r;
+  END LOOP;
 END
 $$;

@@ -10,10 +10,14 @@
 -- waited for (its job is then active and its message is left to it, to be sent), and a fetch
 -- after this one commits skips nothing and finds the message CANCELED (its job completes with
 -- nothing sent). So each message is either sent or cancelled and refunded, never both.
--- Returns the ids cancelled now.
-CREATE OR REPLACE FUNCTION cancel_untaken_messages(p_ids uuid[]) RETURNS SETOF uuid
+-- p_reason (033): the messages' error, who cancelled them ('canceled by staff', 'canceled by the
+-- owner', 'canceled: the client was deleted'). Returns the ids cancelled now.
+CREATE OR REPLACE FUNCTION cancel_untaken_messages(p_ids uuid[], p_reason text DEFAULT NULL)
+RETURNS SETOF uuid
 LANGUAGE plpgsql AS $$
 DECLARE
+  v_active uuid[];
+  v_active_jobs uuid[];
   v_held uuid[];
   v_free uuid[];
 BEGIN
@@ -23,9 +27,11 @@ BEGIN
   END IF;
   -- The locked rows are read as they are once locked (READ COMMITTED): a job a worker fetched
   -- meanwhile comes back active.
-  SELECT COALESCE(array_agg(DISTINCT j.message_id) FILTER (WHERE j.state = 'active'), '{}')
-  INTO v_held
-  FROM (SELECT (jb.data->>'messageId')::uuid AS message_id, jb.state::text AS state
+  SELECT COALESCE(array_agg(j.message_id) FILTER (WHERE j.state = 'active'), '{}'),
+         COALESCE(array_agg(j.job_id) FILTER (WHERE j.state = 'active'), '{}')
+  INTO v_active, v_active_jobs
+  FROM (SELECT (jb.data->>'messageId')::uuid AS message_id, jb.id AS job_id,
+               jb.state::text AS state
         -- A join rather than = ANY(p_ids): hashed, so a batch of 10,000 is one pass over the
         -- queue's jobs, not 10,000 comparisons a job.
         FROM pgboss.job jb
@@ -34,11 +40,20 @@ BEGIN
           AND jb.state IN ('created', 'retry', 'active')
         ORDER BY jb.id
         FOR UPDATE OF jb) j;
+  -- An active job holds its message only while it is in charge of it: the message has no
+  -- waiting job, or this is the one. A job whose load gave its message a newer job (a paced
+  -- batch's first load books most of them at later seconds, and stays active while it sends
+  -- the first second's) sends nothing more of it: that message is free to cancel. Read after the
+  -- jobs are locked, so a load that moved it meanwhile is seen.
+  SELECT COALESCE(array_agg(DISTINCT m.id), '{}') INTO v_held
+  FROM unnest(v_active, v_active_jobs) AS a(message_id, job_id)
+  JOIN messages m ON m.id = a.message_id
+  WHERE m.waiting_job IS NULL OR m.waiting_job = a.job_id;
   SELECT COALESCE(array_agg(u.id), '{}') INTO v_free
   FROM unnest(p_ids) AS u(id) WHERE NOT u.id = ANY(v_held);
   RETURN QUERY
-  SELECT moved_id FROM refund_messages(v_free, 'SCHEDULED', 'CANCELED')
+  SELECT moved_id FROM refund_messages(v_free, 'SCHEDULED', 'CANCELED', p_reason)
   UNION ALL
-  SELECT moved_id FROM refund_messages(v_free, 'ACCEPTED', 'CANCELED');
+  SELECT moved_id FROM refund_messages(v_free, 'ACCEPTED', 'CANCELED', p_reason);
 END
 $$;

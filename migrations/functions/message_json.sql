@@ -17,6 +17,7 @@ LANGUAGE sql STABLE AS $$
          || ',"body":' || to_json(m.body)::text
          || ',"reference":' || to_json(m.reference)::text
          || ',"state":' || to_json(m.state)::text
+         || ',"error":' || coalesce(to_json(m.error)::text, 'null')
          || ',"deliveryMethod":' || coalesce(to_json(m.delivery_method)::text, 'null')
          || ',"simulated":' || to_json(m.simulated)::text
          || ',"encoding":' || to_json(m.encoding)::text

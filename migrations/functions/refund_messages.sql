@@ -16,7 +16,12 @@
 -- cancel_messages goes back to being refund_messages from SCHEDULED to CANCELED (as in 019), so
 -- there is one refund again; fail_messages (019) already is refund_messages from ACCEPTED to
 -- FAILED.
-CREATE OR REPLACE FUNCTION refund_messages(p_ids uuid[], p_from text, p_to text)
+--
+-- p_error (033, issue 30): the reason written on the messages moved (a CANCELED message's
+-- `error` names who or what cancelled it), in the same UPDATE, so the status callback its
+-- trigger queues carries it; null leaves `error` as it is.
+CREATE OR REPLACE FUNCTION refund_messages(p_ids uuid[], p_from text, p_to text,
+                                           p_error text DEFAULT NULL)
 RETURNS TABLE (moved_id uuid, refunded boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -28,7 +33,7 @@ DECLARE
   v_total numeric;
 BEGIN
   WITH moved AS (
-    UPDATE messages m SET state = p_to, date_updated = now()
+    UPDATE messages m SET state = p_to, error = COALESCE(p_error, m.error), date_updated = now()
     WHERE m.id = ANY(p_ids) AND m.state = p_from
     RETURNING m.id
   )

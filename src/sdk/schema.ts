@@ -1010,6 +1010,7 @@ export interface components {
      *       "body": "Your order has shipped",
      *       "reference": "order-1042",
      *       "state": "ACCEPTED",
+     *       "error": null,
      *       "deliveryMethod": null,
      *       "simulated": false,
      *       "encoding": "GSM-7",
@@ -1044,6 +1045,8 @@ export interface components {
         | 'REJECTED'
         | 'FAILED'
         | 'CANCELED';
+      /** @description Why a CANCELED message was cancelled: `canceled by the owner`, `canceled by staff`, `canceled: the client was deleted`, `canceled: the destination is blocked` or `canceled: the destination is outside the client's allowed prefixes`. Null otherwise (a provider's words are on the message's attempts) */
+      error: string | null;
       deliveryMethod: ('VONAGE_SMS' | 'MELROSE_SMPP' | 'WORLD_SPECIAL') | null;
       simulated: boolean;
       /** @enum {string} */
@@ -1110,6 +1113,7 @@ export interface components {
      *       "body": "Your order has shipped",
      *       "reference": "order-1042",
      *       "state": "DELIVERED",
+     *       "error": null,
      *       "deliveryMethod": "MELROSE_SMPP",
      *       "simulated": false,
      *       "encoding": "GSM-7",
@@ -1164,6 +1168,8 @@ export interface components {
         | 'REJECTED'
         | 'FAILED'
         | 'CANCELED';
+      /** @description Why a CANCELED message was cancelled: `canceled by the owner`, `canceled by staff`, `canceled: the client was deleted`, `canceled: the destination is blocked` or `canceled: the destination is outside the client's allowed prefixes`. Null otherwise (a provider's words are on the message's attempts) */
+      error: string | null;
       deliveryMethod: ('VONAGE_SMS' | 'MELROSE_SMPP' | 'WORLD_SPECIAL') | null;
       simulated: boolean;
       /** @enum {string} */
@@ -1196,6 +1202,7 @@ export interface components {
      *           "body": "Your order has shipped",
      *           "reference": "order-1042",
      *           "state": "DELIVERED",
+     *           "error": null,
      *           "deliveryMethod": "MELROSE_SMPP",
      *           "simulated": false,
      *           "encoding": "GSM-7",
@@ -3895,6 +3902,7 @@ export interface operations {
            *           "body": "Your order has shipped",
            *           "reference": "order-1042",
            *           "state": "DELIVERED",
+           *           "error": null,
            *           "deliveryMethod": "MELROSE_SMPP",
            *           "simulated": false,
            *           "encoding": "GSM-7",
@@ -3984,6 +3992,7 @@ export interface operations {
            *       "body": "Your order has shipped",
            *       "reference": "order-1042",
            *       "state": "DELIVERED",
+           *       "error": null,
            *       "deliveryMethod": "MELROSE_SMPP",
            *       "simulated": false,
            *       "encoding": "GSM-7",
@@ -5994,6 +6003,7 @@ export interface operations {
            *       "body": "Your order has shipped",
            *       "reference": "order-1042",
            *       "state": "ACCEPTED",
+           *       "error": null,
            *       "deliveryMethod": null,
            *       "simulated": false,
            *       "encoding": "GSM-7",
@@ -6113,6 +6123,7 @@ export interface operations {
            *       "body": "Your order has shipped",
            *       "reference": "order-1042",
            *       "state": "ACCEPTED",
+           *       "error": null,
            *       "deliveryMethod": null,
            *       "simulated": false,
            *       "encoding": "GSM-7",
@@ -6304,6 +6315,7 @@ export interface operations {
            *           "body": "Your order has shipped",
            *           "reference": "order-1042",
            *           "state": "DELIVERED",
+           *           "error": null,
            *           "deliveryMethod": "MELROSE_SMPP",
            *           "simulated": false,
            *           "encoding": "GSM-7",
@@ -6455,6 +6467,7 @@ export interface operations {
            *       "body": "Your order has shipped",
            *       "reference": "order-1042",
            *       "state": "DELIVERED",
+           *       "error": null,
            *       "deliveryMethod": "MELROSE_SMPP",
            *       "simulated": false,
            *       "encoding": "GSM-7",

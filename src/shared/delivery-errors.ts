@@ -109,13 +109,15 @@ export interface DeliveryError {
 
 /**
  * The normalised error of an attempt (or message) in `state` whose provider said `error`; null
- * when there is no error (DELIVERED, or not final yet).
+ * when there is no error (DELIVERED, or not final yet), and for a CANCELED message: no provider
+ * had it, its `error` names who or what cancelled it (CONTRACT "Stopping traffic").
  */
 export function deliveryError(
   method: string | null,
   state: string,
   error: string | null,
 ): DeliveryError | null {
+  if (state === 'CANCELED') return null;
   if (error === null || error === '') {
     return ['DELIVERED', 'SUBMITTED', 'ACCEPTED', 'SCHEDULED'].includes(state)
       ? null

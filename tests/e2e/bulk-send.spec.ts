@@ -119,7 +119,7 @@ test.describe('Campaigns', () => {
       .getByRole('button', { name: 'OK' })
       .click();
     const fields = panel.getByRole('region', { name: 'Message' });
-    await expect(fields.getByText('Canceled')).toBeVisible();
+    await expect(fields.getByText('Canceled', { exact: true })).toBeVisible();
     await expect(fields.getByText('Refunded')).toBeVisible();
     await expect(widget.getByText('EUR 1.00')).toBeVisible();
   });

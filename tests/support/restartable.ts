@@ -32,6 +32,8 @@ export interface RestartableServer {
   /** The customer who owns `client`, signed in on `first`. */
   owner: TestUser & { http: HttpClient };
   client: TestClient;
+  /** The database's URL in the PostgreSQL pass (undefined on an embedded DATA_DIR). */
+  databaseUrl: string | undefined;
   /** Starts another server on the same data (after the first was killed). */
   restart(): Promise<SpawnedServer>;
   /** A customer's HTTP client on another server. */
@@ -77,6 +79,7 @@ export async function restartableServer(
     first,
     owner,
     client,
+    databaseUrl: database?.url,
     async restart() {
       const next = await spawnServer(serverEnv);
       tracked.servers.push(next);

@@ -7,9 +7,10 @@
  * sent after every accepted submit; unset: no receipts), SMSC_RECEIPT_DELAY_MS (0),
  * SMSC_REDELIVER_RECEIPTS (1: receipts not acknowledged go again to the next bind, as real
  * SMSCs store and forward them).
- * A line `stats` on stdin prints one JSON line `{"stats": {submits, texts, arrivals, binds}}`:
- * the number of submit_sm received, the text of each and when it arrived (epoch milliseconds,
- * fractional: the same clock as Date.now() in other processes), in order.
+ * A line `stats` on stdin prints one JSON line
+ * `{"stats": {submits, texts, destinations, arrivals, binds}}`: the number of submit_sm received,
+ * the text and destination_addr of each and when it arrived (epoch milliseconds, fractional: the
+ * same clock as Date.now() in other processes), in order.
  * A line `mo <count> <perSecond> <from> <to>` sends `count` mobile-originated deliver_sm
  * (GSM 03.38 text `mo <n>`) from `from` to `to` on every bound session, `perSecond` a second
  * (0: all at once), then prints `{"mo": {sent, seconds}}`.
@@ -53,6 +54,7 @@ process.stdin.setEncoding('utf8').on('data', (chunk: string) => {
           stats: {
             submits: smsc.submits.length,
             texts: smsc.submits.map((s) => s.text),
+            destinations: smsc.submits.map((s) => s.destinationAddr),
             arrivals: smsc.submits.map(
               (s) => performance.timeOrigin + s.receivedAt,
             ),

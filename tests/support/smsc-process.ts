@@ -9,12 +9,13 @@ export interface SmscProcess {
   port: number;
   child: ChildProcess;
   /**
-   * submit_sm received so far, their texts and arrival times (epoch ms, as Date.now() here),
-   * in order.
+   * submit_sm received so far, their texts, destination addresses and arrival times (epoch ms,
+   * as Date.now() here), in order.
    */
   stats(): Promise<{
     submits: number;
     texts: string[];
+    destinations: string[];
     arrivals: number[];
     binds: number;
   }>;

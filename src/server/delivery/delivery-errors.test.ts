@@ -139,4 +139,12 @@ describe('deliveryErrorFields', () => {
       providerErrorCode: null,
     });
   });
+
+  it('has none for a CANCELED message: no provider had it, its error names who cancelled it', () => {
+    expect(deliveryErrorFields(null, 'CANCELED', 'canceled by staff')).toEqual({
+      errorCode: null,
+      providerErrorCode: null,
+    });
+    expect(deliveryErrorFields(null, 'CANCELED', null).errorCode).toBeNull();
+  });
 });

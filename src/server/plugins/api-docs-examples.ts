@@ -41,6 +41,7 @@ const message = {
   body: 'Your order has shipped',
   reference: 'order-1042',
   state: 'ACCEPTED',
+  error: null,
   deliveryMethod: null,
   simulated: false,
   encoding: 'GSM-7',

@@ -178,6 +178,11 @@ export const MessageSchema = z
     body: z.string(),
     reference: z.string(),
     state: z.enum(MESSAGE_STATES),
+    /** CONTRACT "Stopping traffic": "its error naming the reason". */
+    error: z.string().nullable().meta({
+      description:
+        "Why a CANCELED message was cancelled: `canceled by the owner`, `canceled by staff`, `canceled: the client was deleted`, `canceled: the destination is blocked` or `canceled: the destination is outside the client's allowed prefixes`. Null otherwise (a provider's words are on the message's attempts)",
+    }),
     /** Method of the latest attempt; null until the message is routed. */
     deliveryMethod: z.enum(DELIVERY_METHODS).nullable(),
     /** The latest attempt went to the built-in simulator (its method has no configuration). */

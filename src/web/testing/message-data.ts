@@ -16,6 +16,7 @@ export function makeMessage(
     body: 'Your code is 1234',
     reference: 'login-code',
     state: 'DELIVERED',
+    error: null,
     encoding: 'GSM-7',
     segments: 1,
     price: 0.05,

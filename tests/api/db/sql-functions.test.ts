@@ -121,6 +121,16 @@ describe('migrations/functions/ and a migrated database', () => {
   });
 });
 
+/** The messages' `error`, in the order of `ids`. */
+async function errors(ids: string[]): Promise<(string | null)[]> {
+  return (
+    await db.query<{ error: string | null }>(
+      'SELECT error FROM messages WHERE id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], id)',
+      [ids],
+    )
+  ).map((row) => row.error);
+}
+
 /** A user, their client and its balance of 10 EUR: a world of its own for each test. */
 async function client(balance = '10') {
   const userId = randomUUID();
@@ -301,10 +311,133 @@ describe('the transitions, one a test', () => {
       'CANCELED',
       'ACCEPTED',
     ]);
+    expect(await errors([scheduled, released])).toEqual([
+      'canceled by the owner',
+      null,
+    ]);
     expect(await world.refunds()).toEqual([
       { message_id: scheduled, amount: '0.0500', balance_after: '9.9500' },
     ]);
     expect(await world.amount()).toBe('9.9500');
+  });
+
+  it('cancel_untaken_messages: leaves a message to the active job in charge of it; one a newer job waits for is cancelled', async () => {
+    const world = await client();
+    // sent: its job is active (a worker fetched it) and no newer job waits: it may be at the
+    // provider right now. booked: the same first job is active, but its load booked the message
+    // a newer job at a later second (a paced batch's first load): that job is in charge.
+    // queued: only a job not fetched yet.
+    const [sent, booked, queued] = [
+      await world.message('ACCEPTED'),
+      await world.message('ACCEPTED'),
+      await world.message('ACCEPTED'),
+    ];
+    const [first, second, newer, third] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
+    const now = new Date().toISOString();
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await db.query(
+      'SELECT enqueue_delivery_jobs($1::uuid[], $2::uuid[], $3::timestamptz[])',
+      [
+        [first, second, newer, third],
+        [sent, booked, booked, queued],
+        [now, now, later, now],
+      ],
+    );
+    await db.query(
+      `UPDATE pgboss.job SET state = 'active', started_on = now() WHERE id = ANY($1::uuid[])`,
+      [[first, second]],
+    );
+    await db.query('UPDATE messages SET waiting_job = $2 WHERE id = $1', [
+      booked,
+      newer,
+    ]);
+    const canceled = await db.query<{ id: string }>(
+      `SELECT id FROM cancel_untaken_messages($1::uuid[], 'canceled by staff') AS id
+       ORDER BY array_position($1::uuid[], id)`,
+      [[sent, booked, queued]],
+    );
+    expect(canceled).toEqual([{ id: booked }, { id: queued }]);
+    expect(await world.states([sent, booked, queued])).toEqual([
+      'ACCEPTED',
+      'CANCELED',
+      'CANCELED',
+    ]);
+    expect(await errors([sent, booked, queued])).toEqual([
+      null,
+      'canceled by staff',
+      'canceled by staff',
+    ]);
+    expect(await world.refunds()).toHaveLength(2);
+    expect(await world.amount()).toBe('10.1000');
+    await db.query(`DELETE FROM pgboss.job WHERE id = ANY($1::uuid[])`, [
+      [first, second, newer, third],
+    ]);
+  });
+
+  it('cancel_stopped_messages: CANCELED with the reason as error, refunded once; one that still passes stays', async () => {
+    const fine = await client();
+    const outside = await client();
+    await db.query(
+      `UPDATE clients SET allowed_prefixes = '{353}' WHERE id = $1`,
+      [outside.clientId],
+    );
+    const gone = await client();
+    const open = await fine.message('ACCEPTED');
+    const notAllowed = await outside.message('SCHEDULED', {
+      sendAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    const orphan = await gone.message('ACCEPTED');
+    await db.query('DELETE FROM clients WHERE id = $1', [gone.clientId]);
+    const stop = (ids: string[]) =>
+      db.query<{ message_id: string; reason: string }>(
+        `SELECT message_id, reason FROM cancel_stopped_messages($1::uuid[], '{}'::uuid[])
+         ORDER BY array_position($1::uuid[], message_id)`,
+        [ids],
+      );
+    expect(await stop([open, notAllowed, orphan])).toEqual([
+      {
+        message_id: notAllowed,
+        reason:
+          "canceled: the destination is outside the client's allowed prefixes",
+      },
+      { message_id: orphan, reason: 'canceled: the client was deleted' },
+    ]);
+    expect(await errors([open, notAllowed, orphan])).toEqual([
+      null,
+      "canceled: the destination is outside the client's allowed prefixes",
+      'canceled: the client was deleted',
+    ]);
+    expect(await outside.refunds()).toEqual([
+      { message_id: notAllowed, amount: '0.0500', balance_after: '10.0500' },
+    ]);
+    // The deleted client's balance went with it: nothing to refund into.
+    expect(await gone.refunds()).toEqual([]);
+    // Again: nothing moves, nothing refunded twice.
+    expect(await stop([open, notAllowed, orphan])).toEqual([]);
+    expect(await outside.refunds()).toHaveLength(1);
+
+    // Blocked now (every message of this file has the same recipient: unblocked after).
+    await db.query(
+      `INSERT INTO prices (prefix, name, price_per_segment, blocked)
+       VALUES ('447700900123', 'Stopped', 0.05, true)`,
+    );
+    try {
+      expect(await stop([open])).toEqual([
+        { message_id: open, reason: 'canceled: the destination is blocked' },
+      ]);
+    } finally {
+      await db.query(`DELETE FROM prices WHERE prefix = '447700900123'`);
+    }
+    expect(await errors([open])).toEqual([
+      'canceled: the destination is blocked',
+    ]);
+    expect(await fine.refunds()).toHaveLength(1);
+    expect(await fine.amount()).toBe('10.0500');
   });
 
   it('release_messages: SCHEDULED → ACCEPTED when its sendAt has come; not before, not once canceled', async () => {

@@ -546,6 +546,50 @@ describe('status callback events', () => {
     expect(eventsOf(other.id)).toEqual([]);
   });
 
+  it('a CANCELED event names who cancelled it, with no delivery error code', async () => {
+    const c = await customer(server);
+    const path = `/api/clients/${c.client.id}`;
+    await c.http.put(path, { statusCallbackUrl: receiver.url });
+    const schedule = async (body: string) => {
+      const sent = await c.http.post(`${path}/messages/sms`, {
+        sender: 'Shop',
+        recipient: '447700900123',
+        body,
+        sendAt: new Date(Date.now() + 60_000).toISOString(),
+      });
+      expect(sent.status).toBe(201);
+      return sent.body.id as string;
+    };
+    const byOwner = await schedule('cancelled by its owner');
+    expect(
+      (await c.http.post(`${path}/messages/${byOwner}/cancel`)).status,
+    ).toBe(200);
+    const byStaff = await schedule('stopped by staff');
+    const stop = await adminHttp(server.url).post(
+      `/api/admin/clients/${c.client.id}/messages/cancel`,
+      {},
+    );
+    expect(stop.body).toEqual({ canceled: 1 });
+    for (const [id, error] of [
+      [byOwner, 'canceled by the owner'],
+      [byStaff, 'canceled by staff'],
+    ] as const) {
+      const events = await eventually(
+        () => eventsOf(id),
+        (e) => e.some((event) => event.body.state === 'CANCELED'),
+        { what: `the CANCELED event of ${id}` },
+      );
+      // Order-free: each event is its own job.
+      expect(events.map((e) => [e.body.state, e.body.error]).sort()).toEqual([
+        ['CANCELED', error],
+        ['SCHEDULED', null],
+      ]);
+      expect(
+        events.find((e) => e.body.state === 'CANCELED')!.body,
+      ).toMatchObject({ errorCode: null, providerErrorCode: null });
+    }
+  });
+
   it('retries after a 500 through the queue, the first retry within 30 s', async () => {
     const c = await customer(server);
     const path = `/api/clients/${c.client.id}`;

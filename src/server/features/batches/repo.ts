@@ -1,3 +1,4 @@
+import { CANCEL_REASONS } from '../../../shared/cancel-reasons.ts';
 import type { Batch, CreatedBatch } from '../../../shared/schemas/campaigns.ts';
 import type { MessageState } from '../../../shared/schemas/messages.ts';
 import type { SmsEncoding } from '../../../shared/sms.ts';
@@ -169,7 +170,8 @@ export async function findBatch(
 
 /**
  * Its messages not yet taken by a provider (SCHEDULED, or ACCEPTED with no worker holding them)
- * become CANCELED, each refunded once (cancel_untaken_messages); answers how many.
+ * become CANCELED ('canceled by the owner'), each refunded once (cancel_untaken_messages);
+ * answers how many.
  */
 export async function cancelUntaken(
   q: Queryable,
@@ -177,8 +179,8 @@ export async function cancelUntaken(
 ): Promise<number> {
   const [row] = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM cancel_untaken_messages(ARRAY(
-       SELECT id FROM messages WHERE batch_id = $1 AND state IN ('SCHEDULED', 'ACCEPTED')))`,
-    [batchId],
+       SELECT id FROM messages WHERE batch_id = $1 AND state IN ('SCHEDULED', 'ACCEPTED')), $2)`,
+    [batchId, CANCEL_REASONS.owner],
   );
   return row?.n ?? 0;
 }

@@ -1,3 +1,4 @@
+import type { CancelReason } from '../../../shared/cancel-reasons.ts';
 import type { Client, OwnClient } from '../../../shared/schemas/clients.ts';
 import type { Queryable } from '../../db/client.ts';
 import { selectPage } from '../../db/paging.ts';
@@ -271,20 +272,22 @@ export async function setStatusCallback(
 
 /**
  * Stopping traffic: the client's messages (or one of its batches') not yet taken by a provider
- * become CANCELED, each refunded once (cancel_untaken_messages); answers how many. The batch
+ * become CANCELED with `reason` as their error, each refunded once (cancel_untaken_messages);
+ * answers how many. The batch
  * must be the client's: another client's batch cancels nothing.
  */
 export async function cancelUntakenMessages(
   q: Queryable,
   clientId: string,
   batchId: string | null,
+  reason: CancelReason,
 ): Promise<number> {
   const [row] = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM cancel_untaken_messages(ARRAY(
        SELECT id FROM messages
        WHERE client_id = $1 AND ($2::uuid IS NULL OR batch_id = $2::uuid)
-         AND state IN ('SCHEDULED', 'ACCEPTED')))`,
-    [clientId, batchId],
+         AND state IN ('SCHEDULED', 'ACCEPTED')), $3)`,
+    [clientId, batchId, reason],
   );
   return row?.n ?? 0;
 }

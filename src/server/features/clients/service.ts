@@ -12,6 +12,7 @@ import type {
   StatusCallbackTest,
   UpdateOwnClientInput,
 } from '../../../shared/schemas/clients.ts';
+import { CANCEL_REASONS } from '../../../shared/cancel-reasons.ts';
 import type { ClientLimitsInput } from '../../../shared/schemas/prices.ts';
 import { generateSecret, hashSecret } from '../../auth/passwords.ts';
 import { recordAudit } from '../../audit/record.ts';
@@ -395,7 +396,12 @@ export async function deleteClient(
     }
     // Its messages not yet taken by a provider are cancelled and refunded first, while its
     // balance still exists (CONTRACT "Stopping traffic").
-    const n = await repo.cancelUntakenMessages(tx, clientId, null);
+    const n = await repo.cancelUntakenMessages(
+      tx,
+      clientId,
+      null,
+      CANCEL_REASONS.clientDeleted,
+    );
     const deleted = await repo.deleteClient(tx, clientId, ownerId);
     if (!deleted) throw notFound('Client');
     await recordAudit(tx, {
@@ -432,7 +438,12 @@ export async function cancelClientMessages(
       );
       if (!batch) throw notFound('Batch');
     }
-    const n = await repo.cancelUntakenMessages(tx, clientId, batchId);
+    const n = await repo.cancelUntakenMessages(
+      tx,
+      clientId,
+      batchId,
+      CANCEL_REASONS.staff,
+    );
     await recordAudit(tx, {
       action: 'client.messages_canceled',
       actor,

@@ -22,6 +22,8 @@ interface MessageRow {
   body: string;
   reference: string;
   state: MessageState;
+  /** Absent only from answers stored (to_jsonb) before 033. */
+  error?: string | null;
   delivery_method: DeliveryMethod | null;
   simulated: boolean;
   encoding: SmsEncoding;
@@ -40,7 +42,7 @@ interface MessageRow {
 }
 
 const COLUMNS =
-  'id, client_id, sender, recipient, body, reference, state, delivery_method, simulated, encoding, segments, price, currency, price_per_segment, price_prefix, batch_id, send_at, date_created, date_updated';
+  'id, client_id, sender, recipient, body, reference, state, error, delivery_method, simulated, encoding, segments, price, currency, price_per_segment, price_prefix, batch_id, send_at, date_created, date_updated';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -53,6 +55,7 @@ export function toMessage(row: MessageRow): Message {
     body: row.body,
     reference: row.reference,
     state: row.state,
+    error: row.error ?? null,
     deliveryMethod: row.delivery_method ?? null,
     simulated: row.simulated ?? false,
     encoding: row.encoding,

@@ -48,6 +48,7 @@ describe('POST /api/clients/{clientId}/messages/sms', () => {
       body: 'Hello there',
       reference: 'order-42',
       state: 'ACCEPTED',
+      error: null,
       deliveryMethod: null,
       simulated: false,
       encoding: 'GSM-7',

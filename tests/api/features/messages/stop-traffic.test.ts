@@ -56,6 +56,26 @@ async function customer(credit = '10') {
   const refunds = async () =>
     (await owner.http.get(`${base}/balances/default/ledger?kind=REFUND`)).body
       .total as number;
+  /**
+   * The batch's messages as GET …/messages/{id} shows them: `error` by state, e.g.
+   * {CANCELED: ['canceled by staff'], DELIVERED: [null]} (each distinct error once).
+   */
+  const errorsByState = async (batchId: string, admin = false) => {
+    const path = admin
+      ? `/api/admin/clients/${client.id}/messages`
+      : `${base}/messages`;
+    const http = admin ? adminHttp(server.url) : owner.http;
+    const list = await http.get(`${path}?batchId=${batchId}&count=100`);
+    expect(list.status).toBe(200);
+    const seen: Record<string, (string | null)[]> = {};
+    for (const { id } of list.body.messages as { id: string }[]) {
+      const one = await http.get(`${path}/${id}`);
+      expect(one.status).toBe(200);
+      const errors = (seen[one.body.state] ??= []);
+      if (!errors.includes(one.body.error)) errors.push(one.body.error);
+    }
+    return seen;
+  };
   const pace = async (maxMessagesPerSecond: number) => {
     const answer = await adminHttp(server.url).put(
       `/api/admin/clients/${client.id}/limits`,
@@ -72,6 +92,7 @@ async function customer(credit = '10') {
     batch,
     settled,
     refunds,
+    errorsByState,
     pace,
   };
 }
@@ -123,6 +144,14 @@ describe('staff stop a client’s traffic (adminCancelClientMessages)', () => {
     const again = await adminHttp(server.url).post(stopPath(c.client.id));
     expect(again.body).toEqual({ canceled: 0 });
     await expectLedgerBalanced(server);
+    // Each cancelled message names who stopped it, to its owner and to staff; the sent ones
+    // have no error.
+    const expected = {
+      CANCELED: ['canceled by staff'],
+      DELIVERED: [null],
+    };
+    expect(await c.errorsByState(sent.body.id)).toEqual(expected);
+    expect(await c.errorsByState(sent.body.id, true)).toEqual(expected);
 
     const [audit] = await server.app.db.query<{ after: unknown }>(
       `SELECT after FROM audit_events
@@ -154,6 +183,10 @@ describe('staff stop a client’s traffic (adminCancelClientMessages)', () => {
     expect(await c.balance()).toBe(9.85);
     expect(await c.refunds()).toBe(4);
     await expectLedgerBalanced(server);
+    expect(await c.errorsByState(two.body.id)).toEqual({
+      CANCELED: ['canceled by staff'],
+    });
+    expect(await c.errorsByState(one.body.id)).toEqual({ SCHEDULED: [null] });
   });
 
   it('answers 404 for an unknown client or another client’s batch, 403 without ROLE_CLIENT_ADMIN, 400 for a bad body', async () => {
@@ -238,6 +271,37 @@ describe('the owner’s batch cancel (cancelBatch)', () => {
     expect(await c.refunds()).toBe(canceled);
     expect(await c.balance()).toBeCloseTo(9.5 + 0.05 * canceled, 10);
     await expectLedgerBalanced(server);
+    expect(await c.errorsByState(sent.body.id)).toEqual({
+      CANCELED: ['canceled by the owner'],
+      DELIVERED: [null],
+    });
+  });
+
+  it('a scheduled single send’s cancel names the owner too', async () => {
+    const c = await customer();
+    const sent = await c.http.post(`${c.base}/messages/sms`, {
+      sender: 'Shop',
+      recipient: '447700900003',
+      body: 'Hello',
+      sendAt: inMs(60_000),
+    });
+    expect(sent.status).toBe(201);
+    const cancel = await c.http.post(
+      `${c.base}/messages/${sent.body.id}/cancel`,
+    );
+    expect(cancel.status).toBe(200);
+    expect(cancel.body).toMatchObject({
+      state: 'CANCELED',
+      error: 'canceled by the owner',
+    });
+    const shown = await c.http.get(`${c.base}/messages/${sent.body.id}`);
+    expect(shown.body).toMatchObject({
+      state: 'CANCELED',
+      error: 'canceled by the owner',
+    });
+    expect(await c.refunds()).toBe(1);
+    expect(await c.balance()).toBe(10);
+    await expectLedgerBalanced(server);
   });
 });
 
@@ -302,6 +366,23 @@ describe('deleting a client', () => {
     expect(refunds!.n).toBe(canceled);
     expect(Number(refunds!.sum)).toBeCloseTo(0.05 * canceled, 10);
     await expectLedgerBalanced(server);
+    // The rows stay for staff and the ledger, each cancelled one naming the deletion.
+    expect(
+      await server.app.db.query(
+        `SELECT state, error, count(*)::int AS n FROM messages WHERE client_id = $1
+         GROUP BY 1, 2 ORDER BY 1`,
+        [c.client.id],
+      ),
+    ).toEqual([
+      {
+        state: 'CANCELED',
+        error: 'canceled: the client was deleted',
+        n: canceled,
+      },
+      ...(byState.DELIVERED
+        ? [{ state: 'DELIVERED', error: null, n: byState.DELIVERED }]
+        : []),
+    ]);
   });
 });
 
@@ -329,6 +410,10 @@ describe('the re-check up to the moment a provider takes a message', () => {
     expect(await c.refunds()).toBe(canceled);
     expect(await c.balance()).toBeCloseTo(9.5 + 0.05 * canceled, 10);
     await expectLedgerBalanced(server);
+    expect(await c.errorsByState(sent.body.id)).toEqual({
+      CANCELED: ['canceled: the destination is blocked'],
+      DELIVERED: [null],
+    });
   });
 
   it('cancels scheduled sends released outside the client’s allowedPrefixes', async () => {
@@ -358,6 +443,9 @@ describe('the re-check up to the moment a provider takes a message', () => {
         { what: `message ${id} released`, timeout: 10_000, interval: 100 },
       );
       expect(message.state).toBe('CANCELED');
+      expect(message.error).toBe(
+        "canceled: the destination is outside the client's allowed prefixes",
+      );
     }
     expect(await c.refunds()).toBe(2);
     expect(await c.balance()).toBe(10);

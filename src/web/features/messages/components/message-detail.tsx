@@ -129,6 +129,8 @@ function scheduling(message: Detail, asAdmin: boolean): FieldRow[] {
       formatMoney(message.currency, message.price),
       'tabular',
     ]);
+    // Who or what cancelled it (the owner, staff, the client's deletion, a blocked destination).
+    if (message.error) rows.push(['Reason', message.error]);
   }
   if (message.sendAt) rows.push(['Send at', formatDateTime(message.sendAt)]);
   if (message.batchId) {

@@ -17,6 +17,8 @@ const messages = `/api/clients/${client.id}/messages`;
 describe('Scheduled sends', { timeout: 20_000 }, () => {
   it('a scheduled message is cancelled from its panel after a confirmation, then shows Canceled and the refund', async () => {
     let state: 'SCHEDULED' | 'CANCELED' = 'SCHEDULED';
+    const reason = () =>
+      state === 'CANCELED' ? 'canceled by the owner' : null;
     const scheduled = {
       state,
       sendAt: '2026-12-01T09:00:00.000Z',
@@ -29,11 +31,11 @@ describe('Scheduled sends', { timeout: 20_000 }, () => {
         body: messagePage([makeMessage({ ...scheduled, state })]),
       }),
       [`GET ${messages}/${makeMessage().id}`]: () => ({
-        body: makeMessageDetail({ ...scheduled, state }),
+        body: makeMessageDetail({ ...scheduled, state, error: reason() }),
       }),
       [`POST ${messages}/${makeMessage().id}/cancel`]: () => {
         state = 'CANCELED';
-        return { body: makeMessage({ ...scheduled, state }) };
+        return { body: makeMessage({ ...scheduled, state, error: reason() }) };
       },
     });
     const { user } = renderApp('/messaging/log', { loggedIn: true });
@@ -66,6 +68,10 @@ describe('Scheduled sends', { timeout: 20_000 }, () => {
     expect(
       within(fields).getByText('Refunded').nextElementSibling,
     ).toHaveTextContent('EUR 0.05');
+    // Who cancelled it (the message's error).
+    expect(
+      within(fields).getByText('Reason').nextElementSibling,
+    ).toHaveTextContent('canceled by the owner');
     expect(
       within(panel).queryByRole('button', { name: 'Cancel scheduled message' }),
     ).not.toBeInTheDocument();
