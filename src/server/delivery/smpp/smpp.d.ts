@@ -80,6 +80,11 @@ declare module 'smpp' {
     createServer(listener?: (session: Session) => void): Server;
     PDU: PDUConstructor;
     errors: Record<string, number>;
+    /** The library's GSM 03.38 coder (table 0: default alphabet; 1–3: national shift tables). */
+    gsmCoder: {
+      encode(text: string, table: number): Buffer;
+      decode(octets: Buffer, table: number): string;
+    };
   }
 
   const smpp: Smpp;
