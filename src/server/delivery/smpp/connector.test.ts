@@ -460,10 +460,10 @@ describe('SMPP connector: inbound messages', () => {
       short_message: Buffer.from('binary secret'),
     });
     smsc.sendDeliverSm({
-      source_addr: 'PROMO',
-      destination_addr: TO,
+      source_addr: FROM,
+      destination_addr: 'PROMO',
       data_coding: 3,
-      short_message: Buffer.from('alphanumeric secret'),
+      short_message: Buffer.from('misaddressed secret'),
     });
     smsc.sendDeliverSm({
       source_addr: FROM,
@@ -475,7 +475,7 @@ describe('SMPP connector: inbound messages', () => {
     expect(parts.map((p) => p.body)).toEqual(['fine']);
     const log = logLines.join('\n');
     expect(log).toContain('data_coding 0x04 not taken');
-    expect(log).toContain('source_addr is not a number');
+    expect(log).toContain('destination_addr is not a number');
     expect(log).not.toContain('secret');
     expect((await connector.submit(sms('still bound'))).kind).toBe('submitted');
     expect(smsc.binds).toHaveLength(1);

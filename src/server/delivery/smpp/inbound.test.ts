@@ -196,13 +196,20 @@ describe('readMobileOriginated: ids and refusals', () => {
     ).toMatchObject({ kind: 'receipt', receipt: { providerMessageId: 'r2' } });
   });
 
+  it('keeps an alphanumeric sender as it is: the writer decides', () => {
+    expect(
+      partOf({ source_addr: ' ACME Bank ', short_message: Buffer.from('hi') })
+        .from,
+    ).toBe('ACME Bank');
+  });
+
   it('refuses what can never be read', () => {
     const reason = (fields: Record<string, unknown>) => {
       const read = readMobileOriginated(received(fields));
       return read.kind === 'unreadable' ? read.reason : read.kind;
     };
-    expect(reason({ source_addr: 'ACME', short_message: 'hi' })).toBe(
-      'source_addr is not a number',
+    expect(reason({ source_addr: '', short_message: 'hi' })).toBe(
+      'source_addr is empty',
     );
     expect(reason({ destination_addr: '', short_message: 'hi' })).toBe(
       'destination_addr is not a number',

@@ -51,6 +51,16 @@ function digitsOf(address: unknown): string | null {
   return match ? match[1]! : null;
 }
 
+/**
+ * The sender: a number's digits, or an alphanumeric sender as it is (a service replying from
+ * its name); which senders can be stored is the inbound writer's rule, as for every method.
+ */
+function senderOf(address: unknown): string | null {
+  if (typeof address !== 'string') return null;
+  const sender = address.trim();
+  return digitsOf(sender) ?? (sender === '' ? null : sender);
+}
+
 type Concat = InboundPart['concat'];
 
 /** The concatenation element of a user data header (the library's list of elements). */
@@ -154,9 +164,9 @@ function textOf(
 }
 
 export function readMobileOriginated(pdu: PDU): MobileOriginated {
-  const from = digitsOf(pdu.source_addr);
+  const from = senderOf(pdu.source_addr);
   if (from === null) {
-    return { kind: 'unreadable', reason: 'source_addr is not a number' };
+    return { kind: 'unreadable', reason: 'source_addr is empty' };
   }
   const to = digitsOf(pdu.destination_addr);
   if (to === null) {
