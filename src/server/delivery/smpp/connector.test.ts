@@ -450,6 +450,21 @@ describe('SMPP connector: inbound messages', () => {
     expect(smsc.binds).toHaveLength(1);
   });
 
+  it('reads a message_payload of 40,000 octets without dropping the bind', async () => {
+    const { smsc, connector } = await setUpBound();
+    const parts = collect(connector);
+    smsc.sendDeliverSm({
+      source_addr: FROM,
+      destination_addr: TO,
+      data_coding: 3,
+      message_payload: Buffer.alloc(40_000, 'x'),
+    });
+    await expect.poll(() => statuses(smsc), SOON).toEqual([0]);
+    expect(parts.map((p) => p.body.length)).toEqual([40_000]);
+    expect((await connector.submit(sms('still bound'))).kind).toBe('submitted');
+    expect(smsc.binds).toHaveLength(1);
+  });
+
   it('refuses for good what can never be read, keeping the bind', async () => {
     const { smsc, connector } = await setUpBound();
     const parts = collect(connector);

@@ -57,6 +57,15 @@ import {
 } from './status.ts';
 
 export { relativeValidityPeriod } from './pdu-fields.ts';
+
+/**
+ * The longest PDU SMPP allows: a deliver_sm may carry up to 65,535 octets of message_payload.
+ * The library's default (16 KB) would make a long inbound message a connection error: the bind
+ * drops, the SMSC delivers it again on the next one, and no send gets through meanwhile. Read,
+ * it is answered like any other (the inbound writer refuses a text that long).
+ */
+const MAX_PDU_LENGTH = 65_535 + 1_024;
+smpp.PDU.maxLength = Math.max(smpp.PDU.maxLength, MAX_PDU_LENGTH);
 export {
   describeStatus,
   THROTTLE_STATUSES,

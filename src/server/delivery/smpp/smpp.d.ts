@@ -29,6 +29,8 @@ declare module 'smpp' {
     new (command: string, options?: Record<string, unknown>): PDU;
     /** Parses one whole PDU. */
     new (buffer: Buffer): PDU;
+    /** The longest command_length read; a longer PDU is a connection error (default 16384). */
+    maxLength: number;
   }
 
   export type ResponseCallback = (pdu: PDU) => void;
