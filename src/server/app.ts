@@ -96,6 +96,7 @@ export async function buildApp(
       config,
       wake: deps.deliveryWake,
       receipts: deps.deliveryReceipts,
+      inbound: deps.inbound,
       observer: metrics.delivery,
       tuning,
     });
