@@ -231,37 +231,62 @@ describe('inbound SMS over SMPP', () => {
   it('acknowledges what it cannot store, keeps the bind, and refuses what it cannot read', async () => {
     const { number, rows } = await numberHolder();
     const unrouted = await metric(UNROUTED);
+    const before = smsc.receiptAnswers.length;
+    const send = (to: string, fields: Record<string, unknown>) =>
+      smsc.sendDeliverSm({
+        source_addr: '447700900123',
+        destination_addr: to,
+        ...fields,
+      });
+    // All at once, so that they share the writer's batches: each bad one fails alone.
+    send(number, {
+      data_coding: 3,
+      short_message: Buffer.from('good before'),
+    });
     // Nobody holds this number: acknowledged, counted, dropped.
-    expect(
-      await mo('4477000000', {
-        data_coding: 3,
-        short_message: Buffer.from('to nobody'),
-      }),
-    ).toBe(0);
+    send('4477000000', {
+      data_coding: 3,
+      short_message: Buffer.from('to nobody'),
+    });
     // A part number beyond its total: acknowledged and dropped by the writer.
-    expect(
-      await mo(number, {
-        data_coding: 3,
-        short_message: {
-          udh: Buffer.from([5, 0x00, 3, 0x22, 2, 5]),
-          message: 'odd',
-        },
-      }),
-    ).toBe(0);
+    send(number, {
+      data_coding: 3,
+      short_message: {
+        udh: Buffer.from([5, 0x00, 3, 0x22, 2, 5]),
+        message: 'odd',
+      },
+    });
+    // 10 KB in message_payload: more than any SMS, acknowledged and dropped.
+    send(number, {
+      data_coding: 3,
+      message_payload: Buffer.alloc(10_240, 'x'),
+    });
     // A NUL and a lone surrogate: stored without them.
-    expect(
-      await mo(number, {
-        data_coding: 8,
-        short_message: Buffer.from([0x00, 0x41, 0x00, 0x00, 0xd8, 0x3d]),
-      }),
-    ).toBe(0);
+    send(number, {
+      data_coding: 8,
+      short_message: Buffer.from([0x00, 0x41, 0x00, 0x00, 0xd8, 0x3d]),
+    });
     // No coding we read: refused for good (ESME_RX_P_APPN), the SMSC stops offering it.
-    expect(
-      await mo(number, { data_coding: 4, short_message: Buffer.from([1, 2]) }),
-    ).toBe(0x65);
+    send(number, { data_coding: 4, short_message: Buffer.from([1, 2]) });
+    send(number, {
+      data_coding: 3,
+      short_message: Buffer.from('good after'),
+    });
     await expect
-      .poll(async () => (await rows()).map((r) => r.body), SOON)
-      .toEqual(['A\uFFFD']);
+      .poll(() => smsc.receiptAnswers.slice(before).map((a) => a.status), SOON)
+      .toHaveLength(7);
+    // Answered as they are read: the refusal at once, the rest once written.
+    expect(
+      smsc.receiptAnswers
+        .slice(before)
+        .map((a) => a.status)
+        .sort(),
+    ).toEqual([0, 0, 0, 0, 0, 0, 0x65]);
+    expect((await rows()).map((r) => r.body).sort()).toEqual([
+      'A\uFFFD',
+      'good after',
+      'good before',
+    ]);
     expect(await metric(UNROUTED)).toBe(unrouted + 1);
     expect(smsc.binds.filter((b) => b.accepted)).toHaveLength(1);
   });
