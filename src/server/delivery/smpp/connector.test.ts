@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countSms } from '../../../shared/sms.ts';
+import { nothingWithin } from '../../../../tests/support/eventually.ts';
 import {
   reassemble,
   startSmsc,
@@ -448,6 +449,31 @@ describe('SMPP connector: inbound messages', () => {
     expect(logLines.join('\n')).toContain('database down');
     expect(logLines.join('\n')).not.toContain('fails"');
     expect(smsc.binds).toHaveLength(1);
+  });
+
+  it('answers what is being stored before it unbinds at close', async () => {
+    const { smsc, connector } = await setUpBound();
+    let release!: () => void;
+    const stored = new Promise<void>((resolve) => (release = resolve));
+    let called = false;
+    connector.onInbound(async () => {
+      called = true;
+      await stored;
+    });
+    smsc.sendDeliverSm({
+      source_addr: FROM,
+      destination_addr: TO,
+      data_coding: 3,
+      short_message: Buffer.from('mid-stop'),
+    });
+    await expect.poll(() => called, SOON).toBe(true);
+    const closed = connector.close();
+    // The write takes its time: no unbind meanwhile (it would cut the answer off).
+    await nothingWithin(300, () => expect(smsc.pduCounts.unbind ?? 0).toBe(0));
+    release();
+    await closed;
+    expect(statuses(smsc)).toEqual([0]);
+    expect(smsc.pduCounts.unbind).toBe(1);
   });
 
   it('reads a message_payload of 40,000 octets without dropping the bind', async () => {

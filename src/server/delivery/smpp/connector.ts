@@ -65,6 +65,8 @@ export { relativeValidityPeriod } from './pdu-fields.ts';
  * it is answered like any other (the inbound writer refuses a text that long).
  */
 const MAX_PDU_LENGTH = 65_535 + 1_024;
+/** At close, the most the deliver_sm being stored are waited for before the unbind. */
+const CLOSE_ANSWER_WAIT_MS = 5_000;
 smpp.PDU.maxLength = Math.max(smpp.PDU.maxLength, MAX_PDU_LENGTH);
 export {
   describeStatus,
@@ -145,6 +147,8 @@ class SmppConnector implements InboundReceivingConnector {
   readonly #log: DeliveryLogger;
   #handler: ReceiptHandler | null = null;
   #inboundHandler: InboundHandler | null = null;
+  /** deliver_sm whose handler runs: answered once it is done. */
+  readonly #handling = new Set<Promise<void>>();
 
   #closing = false;
   #closed: Promise<void> | null = null;
@@ -323,8 +327,29 @@ class SmppConnector implements InboundReceivingConnector {
       this.#finish(pending, { kind: 'retry', error: 'SMPP connector closed' });
     }
     this.#queue = [];
-    this.#closed = this.#bind.close();
+    this.#closed = this.#answerHandled().then(() => this.#bind.close());
     return this.#closed;
+  }
+
+  /**
+   * Before the unbind, the deliver_sm being stored get their answer (the writers close after
+   * the connectors): unanswered, the SMSC would deliver each again to the next bind, and an
+   * inbound message without an id would be stored twice at every restart. Bounded: a writer
+   * that hangs does not hold up the stop.
+   */
+  async #answerHandled(): Promise<void> {
+    if (this.#handling.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.#handling]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(
+          resolve,
+          Math.min(this.#options.responseTimeoutMs, CLOSE_ANSWER_WAIT_MS),
+        );
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /**
@@ -432,7 +457,7 @@ class SmppConnector implements InboundReceivingConnector {
     about: object,
     failure: string,
   ): void {
-    Promise.resolve()
+    const handling = Promise.resolve()
       .then(handle)
       .then(
         () => answer(0),
@@ -447,6 +472,8 @@ class SmppConnector implements InboundReceivingConnector {
           answer(ESME_RX_T_APPN);
         },
       );
+    this.#handling.add(handling);
+    void handling.finally(() => this.#handling.delete(handling));
   }
 
   // ---- submitting ----
