@@ -2,7 +2,7 @@
  * A mobile-originated deliver_sm (one whose esm_class message type is not a receipt: see
  * readDeliverSm in receipt.ts) as the InboundPart the one inbound writer takes (CONTRACT
  * "Two-way messaging", SMPP): source_addr is the sender, destination_addr our number, the
- * text decoded from data_coding 0 (GSM 03.38), 3 (Latin-1) or 8 (UCS-2), and the
+ * text decoded from data_coding 0 (GSM 03.38), 1 (IA5), 3 (Latin-1) or 8 (UCS-2), and the
  * concatenation of a part read from its user data header (IEI 0x00, 8-bit reference; IEI
  * 0x08, 16-bit reference) or from the sar_* TLVs.
  *
@@ -30,8 +30,8 @@ export type MobileOriginated =
 /** SMPP data_coding values taken, as the inbound encoding stored. */
 const ENCODINGS: Record<number, InboundEncoding> = {
   0x00: 'GSM-7',
-  // IA5 (ASCII): not named by the contract, but SMSCs (and the smpp library, for a string
-  // without a data_coding) use it; ASCII is Latin-1's first half, refusing would lose the text.
+  // IA5 (ASCII): not named by the contract, but some SMSCs send it; ASCII is Latin-1's first
+  // half, and refusing would lose the text.
   0x01: 'Latin-1',
   0x03: 'Latin-1',
   0x08: 'UCS-2',
