@@ -8,6 +8,9 @@ ALTER TABLE inbound_parts ADD COLUMN message_id uuid;
 CREATE INDEX inbound_parts_provider_id_idx
   ON inbound_parts (method, provider_message_id) WHERE provider_message_id IS NOT NULL;
 
+-- The Operations screen's inbound counts of the last 24 hours, per method.
+CREATE INDEX inbound_messages_received_idx ON inbound_messages (date_received);
+
 -- The sweep's probe: the oldest waiting parts first.
 CREATE INDEX inbound_parts_waiting_idx
   ON inbound_parts (date_received) WHERE message_id IS NULL;

@@ -348,6 +348,7 @@ export const OPERATION_EXAMPLES: Record<
           bound: true,
           simulated: false,
           perMinute: [2, 0, 3],
+          inbound: { lastHour: 4, lastDay: 57 },
         },
       ],
       backup: {

@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  adminHttp,
   createClient,
   registerUser,
   type TestClient,
@@ -485,5 +486,55 @@ describe('generic gateway inbound webhook', () => {
       expect(answer.body.message).toMatch(reason);
     }
     expect(await inboundTo(number)).toEqual([]);
+  });
+});
+
+describe('the Operations screen', () => {
+  it('counts the inbound messages of each method: the last hour and the last 24 hours', async () => {
+    const admin = adminHttp(server.url);
+    const inboundOf = async (method: string) => {
+      const answer = await admin.get('/api/admin/operations');
+      expect(answer.status).toBe(200);
+      return answer.body.methods.find((m: any) => m.method === method).inbound;
+    };
+    const before = {
+      vonage: await inboundOf('VONAGE_SMS'),
+      gateway: await inboundOf('WORLD_SPECIAL'),
+    };
+    const number = await holdNumber(owner);
+    const from = randomSender();
+    for (const text of ['one', 'two']) {
+      const fields = signed({ from, to: number, text });
+      expect((await sendVonageInbound(vonageUrl(), fields, 'GET')).status).toBe(
+        200,
+      );
+    }
+    const id = `gw-${randomInt(1e9)}`;
+    expect(
+      (await gatewayPost({ id, from, to: number, text: 'three' })).status,
+    ).toBe(200);
+    // Nobody's number: not stored, not counted here (its counter is the metric's).
+    const nobody = signed({
+      from,
+      to: `44700${randomInt(1e6, 1e7)}`,
+      text: 'lost',
+    });
+    expect((await sendVonageInbound(vonageUrl(), nobody, 'GET')).status).toBe(
+      200,
+    );
+    // One of them 3 hours ago: in the day, not in the hour.
+    await server.app.db.query(
+      `UPDATE inbound_messages SET date_received = now() - interval '3 hours'
+       WHERE to_number = $1 AND body = 'two'`,
+      [number],
+    );
+    expect(await inboundOf('VONAGE_SMS')).toEqual({
+      lastHour: before.vonage.lastHour + 1,
+      lastDay: before.vonage.lastDay + 2,
+    });
+    expect(await inboundOf('WORLD_SPECIAL')).toEqual({
+      lastHour: before.gateway.lastHour + 1,
+      lastDay: before.gateway.lastDay + 1,
+    });
   });
 });
