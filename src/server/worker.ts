@@ -15,6 +15,7 @@ import { openDatabase } from './db/open.ts';
 import { startDelivery } from './delivery/engine.ts';
 import { Waker } from './delivery/waker.ts';
 import { httpServerOptions, limitConnections } from './http-server-options.ts';
+import { InboundInbox } from './inbound/inbox.ts';
 import { handleErrors } from './plugins/error-handler.ts';
 import { Metrics } from './plugins/metrics.ts';
 import { Readiness } from './plugins/readiness.ts';
@@ -57,12 +58,17 @@ async function listen(db: Db, port: number): Promise<FastifyInstance> {
 let stop: () => Promise<void>;
 try {
   const db = await openDatabase(config);
+  // This process's SMPP bind receives inbound messages too (the SMSC picks the bind): they are
+  // stored here. The API nodes sweep overdue parts.
+  const inbound = new InboundInbox(db, log);
+  inbound.observe(metrics.inbound);
   const delivery = await startDelivery({
     config: { ...config.delivery, workers },
     databaseUrl: config.databaseUrl,
     db,
     logger: log,
     wake: new Waker(),
+    inbound,
     observer: metrics.delivery,
   }).catch(async (error) => {
     await db.close();
@@ -82,6 +88,8 @@ try {
     // Probes see the drain at once; the listener closes once delivery has stopped.
     http?.readiness.drain();
     await delivery.stop();
+    // What the bind received before it closed is written before the database closes.
+    await inbound.close();
     await http?.close();
     await db.close();
   };

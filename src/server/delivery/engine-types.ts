@@ -3,6 +3,7 @@
  */
 import type { DeliveryConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { InboundSink } from '../inbound/types.ts';
 import type { ConnectorSettings } from './connectors.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
 import type {
@@ -29,6 +30,12 @@ export interface DeliveryOptions {
   wake: Waker;
   /** Where this node's webhook routes hand receipts; attached to the connectors while running. */
   receipts?: ReceiptInbox;
+  /**
+   * The one inbound writer: inbound messages arriving over a connector's own connection (the
+   * SMPP bind's deliver_sm) go there. Without it such a message is not acknowledged, and the
+   * SMSC offers it again later.
+   */
+  inbound?: InboundSink;
   /** Told what this node's workers do (metrics). */
   observer?: DeliveryObserver;
   /** Tests: the simulator's delay before its DELIVERED receipt (default 200 ms). */

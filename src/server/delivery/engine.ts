@@ -27,7 +27,7 @@ import {
   type Delivery,
   type DeliveryOptions,
 } from './engine-types.ts';
-import { routeReceipts, startWriter } from './writer.ts';
+import { routeInbound, routeReceipts, startWriter } from './writer.ts';
 
 export {
   UNRECORDED_PER_WINDOW_SLOT,
@@ -76,6 +76,7 @@ export async function startDelivery(
     outageFailoverMs: options.outageFailoverMs ?? OUTAGE_FAILOVER_MS,
   };
   const detachReceipts = routeReceipts(writer, connectors, options.receipts);
+  routeInbound(connectors, options.inbound);
   let stopping = false;
 
   /** What wakes each queue's workers, once they run (they fetch once when they start). */

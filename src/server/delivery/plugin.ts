@@ -18,6 +18,8 @@ export interface DeliveryPluginOptions {
   config: Config;
   wake: DeliveryOptions['wake'];
   receipts: DeliveryOptions['receipts'];
+  /** The one inbound writer, for the SMPP bind's inbound messages. */
+  inbound?: DeliveryOptions['inbound'];
   /** Told of submits, bind changes and callback outcomes (the node's metrics). */
   observer?: DeliveryOptions['observer'];
   /** Tests shorten delivery's timers; production never passes it. */
@@ -30,7 +32,7 @@ export interface DeliveryPluginOptions {
  * written before the plugins registered earlier (services, then the database) close.
  */
 export const delivery = fp<DeliveryPluginOptions>(
-  async (app, { config, wake, receipts, observer, tuning }) => {
+  async (app, { config, wake, receipts, inbound, observer, tuning }) => {
     const started = await startDelivery({
       config: config.delivery,
       databaseUrl: config.databaseUrl,
@@ -38,6 +40,7 @@ export const delivery = fp<DeliveryPluginOptions>(
       logger: app.log,
       wake,
       receipts,
+      inbound,
       observer,
       ...tuning,
     });

@@ -6,6 +6,7 @@
 
 import type { DeliveryMethod } from '../../shared/limits.ts';
 import type { SmsEncoding } from '../../shared/sms.ts';
+import type { InboundHandler } from '../inbound/types.ts';
 
 export type { DeliveryMethod };
 
@@ -74,6 +75,13 @@ export interface Connector {
    * one TCP read): the handler must keep receipts for ids it does not know yet.
    */
   onReceipt?(handler: ReceiptHandler): void;
+  /**
+   * For a connector whose inbound (mobile-originated) messages come over its own connection
+   * (the SMPP bind's deliver_sm); the HTTP providers' arrive at their inbound webhooks. One
+   * handler (a later call replaces it), awaited before the message is acknowledged to the
+   * provider, which delivers it again when the handler rejects or none is set.
+   */
+  onInbound?(handler: InboundHandler): void;
   /** Pending submits resolve as 'retry'; resolves once the connection is closed. */
   close(): Promise<void>;
   /** A connector that holds a connection of its own (the SMPP bind): whether it is up now. */
@@ -83,6 +91,11 @@ export interface Connector {
 /** A connector that reports receipts itself: the SMPP bind, the simulator. */
 export interface ReceivingConnector extends Connector {
   onReceipt(handler: ReceiptHandler): void;
+}
+
+/** One that also receives inbound messages over its own connection: the SMPP bind. */
+export interface InboundReceivingConnector extends ReceivingConnector {
+  onInbound(handler: InboundHandler): void;
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import type { Db } from '../db/client.ts';
 import { GroupCommit } from '../db/group-commit.ts';
+import type { InboundSink } from '../inbound/types.ts';
 import type { ConnectorEntry } from './connectors.ts';
 import type { ReceiptInbox } from './receipt-inbox.ts';
 import * as repo from './repo.ts';
@@ -87,4 +88,19 @@ export function routeReceipts(
   }
   inbox?.attach(recordReceipt);
   return () => inbox?.attach(null);
+}
+
+/**
+ * Inbound messages the connectors receive themselves (the SMPP bind's deliver_sm) go to the one
+ * inbound writer, which stores them before the connector acknowledges them. No sink: no
+ * handler, and the SMSC keeps them.
+ */
+export function routeInbound(
+  connectors: ReadonlyMap<DeliveryMethod, ConnectorEntry>,
+  inbound: InboundSink | undefined,
+): void {
+  if (!inbound) return;
+  for (const { connector } of connectors.values()) {
+    connector.onInbound?.((part) => inbound.receive(part));
+  }
 }

@@ -1,13 +1,20 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countSms } from '../../../shared/sms.ts';
+import { nothingWithin } from '../../../../tests/support/eventually.ts';
 import {
   reassemble,
   startSmsc,
   type SmscOptions,
   type TestSmsc,
 } from '../../../../tests/support/smsc.ts';
-import type { OutgoingSms, Receipt, ReceivingConnector } from '../types.ts';
+import type { InboundPart } from '../../inbound/types.ts';
+import type {
+  InboundReceivingConnector,
+  OutgoingSms,
+  Receipt,
+  ReceivingConnector,
+} from '../types.ts';
 import {
   createSmppConnector,
   relativeValidityPeriod,
@@ -17,7 +24,7 @@ import {
 const PASSWORD = 'pa55-word!';
 
 let smsc: TestSmsc | undefined;
-let connector: ReceivingConnector | undefined;
+let connector: InboundReceivingConnector | undefined;
 let logLines: string[] = [];
 
 afterEach(async () => {
@@ -296,17 +303,221 @@ describe('SMPP connector: receipts', () => {
       esm_class: 0x04,
       short_message: Buffer.from('garbage'),
     });
+    await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(4);
+    expect(smsc.receiptAnswers.slice(1).map((a) => a.status)).toEqual([
+      0, 0, 0,
+    ]);
+    // An inbound message with no inbound handler set: the SMSC keeps it and offers it again.
     smsc.sendDeliverSm({
       esm_class: 0,
       source_addr: '447700900123',
+      destination_addr: '447700900555',
       short_message: Buffer.from('STOP'),
     });
     await expect.poll(() => smsc.receiptAnswers.length, SOON).toBe(5);
-    expect(smsc.receiptAnswers.slice(1).map((a) => a.status)).toEqual([
-      0, 0, 0, 0,
-    ]);
+    expect(smsc.receiptAnswers[4]!.status).toBe(0x64);
     expect(calls).toBe(3); // the failed one, its redelivery, the unknown id
     expect(logLines.join('\n')).toContain('database down');
+    expect((await connector.submit(sms('still bound'))).kind).toBe('submitted');
+    expect(smsc.binds).toHaveLength(1);
+  });
+});
+
+describe('SMPP connector: inbound messages', () => {
+  const FROM = '447700900123';
+  const TO = '447700900555';
+  const ucs2 = (text: string) => Buffer.from(text, 'utf16le').swap16();
+  /** The deliver_sm_resp statuses, in the order the SMSC got them. */
+  const statuses = (smsc: TestSmsc) => smsc.receiptAnswers.map((a) => a.status);
+
+  /** Bound: the SMSC sends deliver_sm on bound sessions only. */
+  async function setUpBound() {
+    const set = await setUp();
+    await expect.poll(() => set.connector.isUp?.(), SOON).toBe(true);
+    return set;
+  }
+
+  function collect(connector: InboundReceivingConnector) {
+    const parts: InboundPart[] = [];
+    connector.onInbound(async (part) => {
+      parts.push(part);
+    });
+    return parts;
+  }
+
+  it('hands over a message in each coding and acknowledges it', async () => {
+    const { smsc, connector } = await setUpBound();
+    const parts = collect(connector);
+    const mo = (data_coding: number, short_message: unknown) =>
+      smsc.sendDeliverSm({
+        source_addr_ton: 1,
+        source_addr_npi: 1,
+        source_addr: `+${FROM}`,
+        destination_addr: TO,
+        data_coding,
+        short_message,
+      });
+    mo(0, { message: 'Yes {please} 5€ @ 10:30_' });
+    mo(3, Buffer.from('Grüße, señor', 'latin1'));
+    mo(8, ucs2('Да 👍'));
+    await expect.poll(() => parts.length, SOON).toBe(3);
+    const base = {
+      method: 'MELROSE_SMPP',
+      providerMessageId: null,
+      from: FROM,
+      to: TO,
+      concat: null,
+    };
+    expect(parts).toEqual([
+      { ...base, body: 'Yes {please} 5€ @ 10:30_', encoding: 'GSM-7' },
+      { ...base, body: 'Grüße, señor', encoding: 'Latin-1' },
+      { ...base, body: 'Да 👍', encoding: 'UCS-2' },
+    ]);
+    await expect.poll(() => statuses(smsc), SOON).toEqual([0, 0, 0]);
+    // The correspondence stays out of the log.
+    expect(logLines.join('\n')).not.toContain('please');
+  });
+
+  it('hands over each part of concatenated messages as it comes (UDH 8/16-bit, sar TLVs)', async () => {
+    const { smsc, connector } = await setUpBound();
+    const parts = collect(connector);
+    const udh8 = (part: number) => Buffer.from([5, 0x00, 3, 0x2a, 2, part]);
+    const udh16 = (part: number) =>
+      Buffer.from([6, 0x08, 4, 0x01, 0x02, 2, part]);
+    const send = (fields: Record<string, unknown>) =>
+      smsc.sendDeliverSm({
+        source_addr: FROM,
+        destination_addr: TO,
+        ...fields,
+      });
+    // Out of order: part 2 before part 1.
+    send({ data_coding: 0, short_message: { udh: udh8(2), message: 'world' } });
+    send({
+      data_coding: 0,
+      short_message: { udh: udh8(1), message: 'hello ' },
+    });
+    send({
+      esm_class: 0x40,
+      data_coding: 8,
+      short_message: Buffer.concat([udh16(1), ucs2('при')]),
+    });
+    send({
+      data_coding: 3,
+      short_message: Buffer.from('vet', 'latin1'),
+      sar_msg_ref_num: 0x0102,
+      sar_total_segments: 2,
+      sar_segment_seqnum: 2,
+    });
+    await expect.poll(() => parts.length, SOON).toBe(4);
+    expect(parts.map((p) => [p.body, p.concat])).toEqual([
+      ['world', { reference: 0x2a, total: 2, part: 2 }],
+      ['hello ', { reference: 0x2a, total: 2, part: 1 }],
+      ['при', { reference: 0x0102, total: 2, part: 1 }],
+      ['vet', { reference: 0x0102, total: 2, part: 2 }],
+    ]);
+    await expect.poll(() => statuses(smsc), SOON).toEqual([0, 0, 0, 0]);
+  });
+
+  it('answers only once the handler has stored the message; 0x64 when it failed', async () => {
+    const { smsc, connector } = await setUpBound();
+    let release!: () => void;
+    const stored = new Promise<void>((resolve) => (release = resolve));
+    const bodies: string[] = [];
+    connector.onInbound(async (part) => {
+      bodies.push(part.body);
+      if (part.body === 'slow') await stored;
+      if (part.body === 'fails') throw new Error('database down');
+    });
+    const send = (body: string) =>
+      smsc.sendDeliverSm({
+        source_addr: FROM,
+        destination_addr: TO,
+        data_coding: 3,
+        short_message: Buffer.from(body, 'latin1'),
+      });
+    send('slow');
+    send('fails');
+    send('fast');
+    // One connection keeps the order: had 'slow' been answered at once, its answer came first.
+    await expect.poll(() => statuses(smsc), SOON).toEqual([0x64, 0]);
+    expect(bodies).toEqual(['slow', 'fails', 'fast']);
+    release();
+    await expect.poll(() => statuses(smsc), SOON).toEqual([0x64, 0, 0]);
+    const sequence = (i: number) =>
+      Number(smsc.receiptAnswers[i]!.messageId.slice(1));
+    expect(sequence(2)).toBeLessThan(sequence(0));
+    expect(logLines.join('\n')).toContain('database down');
+    expect(logLines.join('\n')).not.toContain('fails"');
+    expect(smsc.binds).toHaveLength(1);
+  });
+
+  it('answers what is being stored before it unbinds at close', async () => {
+    const { smsc, connector } = await setUpBound();
+    let release!: () => void;
+    const stored = new Promise<void>((resolve) => (release = resolve));
+    let called = false;
+    connector.onInbound(async () => {
+      called = true;
+      await stored;
+    });
+    smsc.sendDeliverSm({
+      source_addr: FROM,
+      destination_addr: TO,
+      data_coding: 3,
+      short_message: Buffer.from('mid-stop'),
+    });
+    await expect.poll(() => called, SOON).toBe(true);
+    const closed = connector.close();
+    // The write takes its time: no unbind meanwhile (it would cut the answer off).
+    await nothingWithin(300, () => expect(smsc.pduCounts.unbind ?? 0).toBe(0));
+    release();
+    await closed;
+    expect(statuses(smsc)).toEqual([0]);
+    expect(smsc.pduCounts.unbind).toBe(1);
+  });
+
+  it('reads a message_payload of 40,000 octets without dropping the bind', async () => {
+    const { smsc, connector } = await setUpBound();
+    const parts = collect(connector);
+    smsc.sendDeliverSm({
+      source_addr: FROM,
+      destination_addr: TO,
+      data_coding: 3,
+      message_payload: Buffer.alloc(40_000, 'x'),
+    });
+    await expect.poll(() => statuses(smsc), SOON).toEqual([0]);
+    expect(parts.map((p) => p.body.length)).toEqual([40_000]);
+    expect((await connector.submit(sms('still bound'))).kind).toBe('submitted');
+    expect(smsc.binds).toHaveLength(1);
+  });
+
+  it('refuses for good what can never be read, keeping the bind', async () => {
+    const { smsc, connector } = await setUpBound();
+    const parts = collect(connector);
+    smsc.sendDeliverSm({
+      source_addr: FROM,
+      destination_addr: TO,
+      data_coding: 4,
+      short_message: Buffer.from('binary secret'),
+    });
+    smsc.sendDeliverSm({
+      source_addr: FROM,
+      destination_addr: 'PROMO',
+      data_coding: 3,
+      short_message: Buffer.from('misaddressed secret'),
+    });
+    smsc.sendDeliverSm({
+      source_addr: FROM,
+      destination_addr: TO,
+      data_coding: 3,
+      short_message: Buffer.from('fine'),
+    });
+    await expect.poll(() => statuses(smsc), SOON).toEqual([0x65, 0x65, 0]);
+    expect(parts.map((p) => p.body)).toEqual(['fine']);
+    const log = logLines.join('\n');
+    expect(log).toContain('data_coding 0x04 not taken');
+    expect(log).toContain('destination_addr is not a number');
+    expect(log).not.toContain('secret');
     expect((await connector.submit(sms('still bound'))).kind).toBe('submitted');
     expect(smsc.binds).toHaveLength(1);
   });

@@ -22,17 +22,19 @@
  * (the SMSC may still have taken it: a retry may then duplicate it).
  *
  * In parts: the bind's lifecycle (bind-session.ts), the window and rate cap (flow-control.ts),
- * the statuses (status.ts), the submit_sm fields (pdu-fields.ts); this file keeps the submit
- * bookkeeping and the receipts.
+ * the statuses (status.ts), the submit_sm fields (pdu-fields.ts), reading a deliver_sm
+ * (receipt.ts, inbound.ts); this file keeps the submit bookkeeping and hands receipts and
+ * inbound messages to their handlers.
  */
 import smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
+import type { InboundHandler, InboundPart } from '../../inbound/types.ts';
 import { encodeSms } from '../sms-parts.ts';
 import type {
   DeliveryLogger,
+  InboundReceivingConnector,
   OutgoingSms,
   ReceiptHandler,
-  ReceivingConnector,
   SubmitOutcome,
 } from '../types.ts';
 import { storableOutcome, storableReceipt } from '../provider-text.ts';
@@ -43,16 +45,29 @@ import {
   relativeValidityPeriod,
   sourceAddress,
 } from './pdu-fields.ts';
+import { readMobileOriginated } from './inbound.ts';
 import { readDeliverSm } from './receipt.ts';
 import {
   describeStatus,
   ESME_RINVBNDSTS,
+  ESME_RX_P_APPN,
   ESME_RX_T_APPN,
   THROTTLE_STATUSES,
   TRANSIENT_STATUSES,
 } from './status.ts';
 
 export { relativeValidityPeriod } from './pdu-fields.ts';
+
+/**
+ * The longest PDU SMPP allows: a deliver_sm may carry up to 65,535 octets of message_payload.
+ * The library's default (16 KB) would make a long inbound message a connection error: the bind
+ * drops, the SMSC delivers it again on the next one, and no send gets through meanwhile. Read,
+ * it is answered like any other (the inbound writer refuses a text that long).
+ */
+const MAX_PDU_LENGTH = 65_535 + 1_024;
+/** At close, the most the deliver_sm being stored are waited for before the unbind. */
+const CLOSE_ANSWER_WAIT_MS = 5_000;
+smpp.PDU.maxLength = Math.max(smpp.PDU.maxLength, MAX_PDU_LENGTH);
 export {
   describeStatus,
   THROTTLE_STATUSES,
@@ -115,11 +130,11 @@ interface InFlight {
 
 export function createSmppConnector(
   options: SmppConnectorOptions,
-): ReceivingConnector {
+): InboundReceivingConnector {
   return new SmppConnector(options);
 }
 
-class SmppConnector implements ReceivingConnector {
+class SmppConnector implements InboundReceivingConnector {
   readonly method = 'MELROSE_SMPP' as const;
 
   readonly #options: Required<
@@ -131,6 +146,9 @@ class SmppConnector implements ReceivingConnector {
   readonly #validityPeriod: string | null;
   readonly #log: DeliveryLogger;
   #handler: ReceiptHandler | null = null;
+  #inboundHandler: InboundHandler | null = null;
+  /** deliver_sm whose handler runs: answered once it is done. */
+  readonly #handling = new Set<Promise<void>>();
 
   #closing = false;
   #closed: Promise<void> | null = null;
@@ -189,6 +207,10 @@ class SmppConnector implements ReceivingConnector {
 
   onReceipt(handler: ReceiptHandler): void {
     this.#handler = handler;
+  }
+
+  onInbound(handler: InboundHandler): void {
+    this.#inboundHandler = handler;
   }
 
   submit(sms: OutgoingSms): Promise<SubmitOutcome> {
@@ -305,8 +327,29 @@ class SmppConnector implements ReceivingConnector {
       this.#finish(pending, { kind: 'retry', error: 'SMPP connector closed' });
     }
     this.#queue = [];
-    this.#closed = this.#bind.close();
+    this.#closed = this.#answerHandled().then(() => this.#bind.close());
     return this.#closed;
+  }
+
+  /**
+   * Before the unbind, the deliver_sm being stored get their answer (the writers close after
+   * the connectors): unanswered, the SMSC would deliver each again to the next bind, and an
+   * inbound message without an id would be stored twice at every restart. Bounded: a writer
+   * that hangs does not hold up the stop.
+   */
+  async #answerHandled(): Promise<void> {
+    if (this.#handling.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.#handling]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(
+          resolve,
+          Math.min(this.#options.responseTimeoutMs, CLOSE_ANSWER_WAIT_MS),
+        );
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /**
@@ -331,8 +374,17 @@ class SmppConnector implements ReceivingConnector {
     return outstanding.length;
   }
 
-  // ---- receipts ----
+  // ---- receipts and mobile-originated messages ----
 
+  /**
+   * Every deliver_sm is answered. A receipt or an inbound message is acknowledged (status 0)
+   * only once its handler has stored it; ESME_RX_T_APPN (temporary) when it failed or there is
+   * no handler yet, so that the SMSC delivers it again later. An inbound message that can never
+   * be read (an unknown data_coding, a sender that is no number) gets ESME_RX_P_APPN, SMPP
+   * 3.4's permanent application error, so that the SMSC stops offering it and records it as
+   * refused rather than delivered. What cannot be a receipt we use is acknowledged: the SMSC
+   * has nothing better to do with it.
+   */
   #onDeliverSm(session: Session, pdu: PDU): void {
     const answer = (status: number) => {
       session.send(pdu.response({ command_status: status }));
@@ -340,8 +392,7 @@ class SmppConnector implements ReceivingConnector {
     const read = readDeliverSm(pdu);
     switch (read.kind) {
       case 'mobile-originated':
-        this.#log.debug({}, 'SMPP mobile-originated message ignored');
-        return answer(0);
+        return this.#onMobileOriginated(pdu, answer);
       case 'interim':
         this.#log.debug(
           { providerMessageId: read.providerMessageId, stat: read.stat },
@@ -363,21 +414,66 @@ class SmppConnector implements ReceivingConnector {
     }
     // The SMSC's id and error text as we can store them (a NUL, a 3,000-character id…).
     const receipt = storableReceipt(read.receipt);
-    Promise.resolve()
-      .then(() => handler(receipt))
+    this.#handOver(
+      () => handler(receipt),
+      answer,
+      { providerMessageId: receipt.providerMessageId },
+      'SMPP receipt handler failed: asking the SMSC to deliver it again',
+    );
+  }
+
+  /** Never the text in the log: it is the customer's correspondence. */
+  #onMobileOriginated(pdu: PDU, answer: (status: number) => void): void {
+    const read = readMobileOriginated(pdu);
+    if (read.kind === 'unreadable') {
+      this.#log.warn(
+        { reason: read.reason, dataCoding: pdu.data_coding },
+        'SMPP inbound message unreadable: refused for good',
+      );
+      return answer(ESME_RX_P_APPN);
+    }
+    const handler = this.#inboundHandler;
+    const about = inboundLogFields(read.part);
+    if (!handler) {
+      this.#log.warn(
+        about,
+        'SMPP inbound message before an inbound handler was set',
+      );
+      return answer(ESME_RX_T_APPN);
+    }
+    const { part } = read;
+    this.#handOver(
+      () => handler(part),
+      answer,
+      about,
+      'SMPP inbound handler failed: asking the SMSC to deliver it again',
+    );
+  }
+
+  /** Runs a handler; status 0 once it resolved, ESME_RX_T_APPN (logged) if it threw. */
+  #handOver(
+    handle: () => Promise<void>,
+    answer: (status: number) => void,
+    about: object,
+    failure: string,
+  ): void {
+    const handling = Promise.resolve()
+      .then(handle)
       .then(
         () => answer(0),
         (error: unknown) => {
           this.#log.error(
             {
+              ...about,
               err: error instanceof Error ? error.message : String(error),
-              providerMessageId: receipt.providerMessageId,
             },
-            'SMPP receipt handler failed: asking the SMSC to deliver it again',
+            failure,
           );
           answer(ESME_RX_T_APPN);
         },
       );
+    this.#handling.add(handling);
+    void handling.finally(() => this.#handling.delete(handling));
   }
 
   // ---- submitting ----
@@ -499,4 +595,14 @@ class SmppConnector implements ReceivingConnector {
     // Ids and error texts as we can store them: what the SMSC sent is not trusted.
     pending.resolve(storableOutcome(outcome));
   }
+}
+
+/** What the log says of an inbound part: where it went and which part, not who sent what. */
+function inboundLogFields(part: InboundPart): object {
+  return {
+    to: part.to,
+    providerMessageId: part.providerMessageId,
+    concat: part.concat,
+    encoding: part.encoding,
+  };
 }

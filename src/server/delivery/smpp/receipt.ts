@@ -1,7 +1,7 @@
 /**
  * Reading an SMSC's deliver_sm: a delivery receipt (esm_class message type 0x04, text
  * `id:… sub:… dlvrd:… submit date:… done date:… stat:… err:…` and/or the receipted_message_id
- * and message_state TLVs), or a mobile-originated message, which we do not take.
+ * and message_state TLVs), or a mobile-originated message, which inbound.ts reads.
  */
 import type { PDU } from 'smpp';
 import { encodeGsm7 } from '../gsm7.ts';
@@ -94,13 +94,17 @@ export function readDeliverSm(pdu: PDU): DeliverSm {
     typeof pdu.receipted_message_id === 'string'
       ? pdu.receipted_message_id.trim()
       : '';
+  const text = deliverSmText(pdu) ?? '';
+  // Without the message type, receipted_message_id makes a receipt only with its state (the
+  // TLV or the text's stat:): some SMSCs give a mobile-originated message their id there.
   const isReceipt =
     messageType === MC_DELIVERY_RECEIPT ||
     messageType === INTERMEDIATE_NOTIFICATION ||
-    tlvId !== '';
+    (tlvId !== '' &&
+      (typeof pdu.message_state === 'number' ||
+        field(text, 'stat') !== undefined));
   if (!isReceipt) return { kind: 'mobile-originated' };
 
-  const text = deliverSmText(pdu) ?? '';
   const textId = field(text, 'id');
   const id = tlvId || textId;
   if (!id) return { kind: 'unreadable', reason: 'receipt without message id' };

@@ -29,6 +29,8 @@ declare module 'smpp' {
     new (command: string, options?: Record<string, unknown>): PDU;
     /** Parses one whole PDU. */
     new (buffer: Buffer): PDU;
+    /** The longest command_length read; a longer PDU is a connection error (default 16384). */
+    maxLength: number;
   }
 
   export type ResponseCallback = (pdu: PDU) => void;
@@ -80,6 +82,11 @@ declare module 'smpp' {
     createServer(listener?: (session: Session) => void): Server;
     PDU: PDUConstructor;
     errors: Record<string, number>;
+    /** The library's GSM 03.38 coder (table 0: default alphabet; 1–3: national shift tables). */
+    gsmCoder: {
+      encode(text: string, table: number): Buffer;
+      decode(octets: Buffer, table: number): string;
+    };
   }
 
   const smpp: Smpp;

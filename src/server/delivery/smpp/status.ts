@@ -12,6 +12,8 @@ export const THROTTLE_STATUSES: ReadonlySet<number> = new Set([0x58, 0x14]);
 export const ESME_RINVBNDSTS = 0x04;
 /** deliver_sm_resp status asking the SMSC to deliver the receipt again later. */
 export const ESME_RX_T_APPN = 0x64;
+/** deliver_sm_resp status: never deliverable to us, the SMSC should not offer it again. */
+export const ESME_RX_P_APPN = 0x65;
 
 const STATUS_NAMES = new Map<number, string>(
   Object.entries(smpp.errors).map(([name, code]) => [code, name]),
