@@ -15,6 +15,7 @@ import type { Db } from './db/client.ts';
 import type { Listener } from './db/listen.ts';
 import { ReceiptInbox } from './delivery/receipt-inbox.ts';
 import { Waker } from './delivery/waker.ts';
+import { InboundInbox } from './inbound/inbox.ts';
 
 /** What route plugins and services are built from: created once by buildApp. */
 export interface Deps {
@@ -43,6 +44,11 @@ export interface Deps {
   deliveryWake: Waker;
   /** Where the providers' webhooks hand receipts (this node's workers, or straight to SQL). */
   deliveryReceipts: ReceiptInbox;
+  /**
+   * The one inbound writer: every method's receiver (the SMPP bind, the inbound webhooks) hands
+   * it what it received. Sweeps the overdue parts of concatenated messages (started by the app).
+   */
+  inbound: InboundInbox;
 }
 
 interface WarnLog {
@@ -55,6 +61,7 @@ export async function settleDeps(deps: Deps): Promise<void> {
     deps.throttledLog.close(),
     deps.knownAddresses.drain(),
     deps.revocations?.close(),
+    deps.inbound.close(),
   ]);
 }
 
@@ -88,5 +95,6 @@ export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
     ),
     deliveryWake: new Waker(),
     deliveryReceipts: new ReceiptInbox(db),
+    inbound: new InboundInbox(db, log),
   };
 }
