@@ -1,4 +1,5 @@
 // @also-on-pglite: the trigger on inbound_messages and the callback queue run on PGlite too.
+import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,11 @@ import {
   registerUser,
 } from '../../../support/seed.ts';
 import { startServer, type TestServer } from '../../../support/start-server.ts';
+import {
+  sendVonageInbound,
+  vonageInboundFields,
+  type InboundPlan,
+} from '../../../support/vonage-server.ts';
 
 /**
  * Inbound callbacks (CONTRACT.md "Two-way messaging", Inbound callbacks): each message stored in
@@ -93,6 +99,12 @@ async function startHangingReceiver() {
   };
 }
 
+const VONAGE_SIGNATURE = {
+  secret: 'vonage-signature-secret',
+  method: 'sha256',
+} as const;
+const GATEWAY_TOKEN = 'gateway-token';
+
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 /** STATUS_CALLBACK_ALLOW_PRIVATE, so that the local receiver may be called. */
 let server: TestServer;
@@ -101,7 +113,15 @@ let strict: TestServer;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  server = await startServer({ STATUS_CALLBACK_ALLOW_PRIVATE: 'true' });
+  server = await startServer({
+    STATUS_CALLBACK_ALLOW_PRIVATE: 'true',
+    // The inbound webhooks, signed as in production.
+    VONAGE_API_KEY: 'key-1',
+    VONAGE_API_SECRET: 'secret-1',
+    VONAGE_SIGNATURE_SECRET: VONAGE_SIGNATURE.secret,
+    VONAGE_SIGNATURE_METHOD: VONAGE_SIGNATURE.method,
+    WORLD_SPECIAL_TOKEN: GATEWAY_TOKEN,
+  });
   strict = await startServer();
 });
 afterAll(async () => {
@@ -572,4 +592,136 @@ describe('fairness between clients', () => {
       await hung.close();
     }
   }, 90_000);
+});
+
+describe('through the inbound webhooks (the one inbound writer)', () => {
+  /** A fresh number held by `clientId` (the numbers API is another helper's). */
+  async function holdNumber(clientId: string): Promise<string> {
+    const number = `44700${randomInt(1e6, 1e7)}`;
+    await server.app.db.query(
+      'INSERT INTO numbers (number, client_id) VALUES ($1, $2)',
+      [number, clientId],
+    );
+    return number;
+  }
+  const vonage = (plan: Omit<InboundPlan, 'signature'>) =>
+    vonageInboundFields({ ...plan, signature: VONAGE_SIGNATURE });
+  const vonageUrl = () => `${server.url}/api/webhooks/vonage/inbound`;
+
+  it("tells each message stored from Vonage and the gateway once, joined, to its number holder's URL, signed", async () => {
+    const c = await customer(server);
+    const key = (await c.http.put(c.path, { inboundCallbackUrl: receiver.url }))
+      .body.statusCallbackSigningKey;
+    const quiet = await customer(server); // holds a number, has no URL
+    const number = await holdNumber(c.client.id);
+    const quietNumber = await holdNumber(quiet.client.id);
+    const from = `4477009${randomInt(1e5, 1e6)}`;
+
+    const hello = vonage({ from, to: number, text: 'Hello from Vonage' });
+    for (const method of ['GET', 'POST'] as const) {
+      // Vonage delivers it twice: stored once, told once.
+      expect((await sendVonageInbound(vonageUrl(), hello, method)).status).toBe(
+        200,
+      );
+    }
+    expect(
+      (
+        await sendVonageInbound(
+          vonageUrl(),
+          vonage({ from, to: number, text: 'Stop' }),
+          'POST-JSON',
+        )
+      ).status,
+    ).toBe(200);
+    // A long message's parts, the last first: one event, when joined.
+    const texts = ['Part one, ', 'part two.'];
+    const parts = texts.map((text, i) =>
+      vonage({
+        from,
+        to: number,
+        text,
+        concat: { ref: 9, total: 2, part: i + 1 },
+      }),
+    );
+    expect((await sendVonageInbound(vonageUrl(), parts[1]!)).status).toBe(200);
+    expect((await sendVonageInbound(vonageUrl(), parts[0]!)).status).toBe(200);
+    const gatewayId = `gw-${randomInt(1e9)}`;
+    const gateway = await fetch(
+      `${server.url}/api/webhooks/world-special/inbound`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${GATEWAY_TOKEN}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          id: gatewayId,
+          from,
+          to: number,
+          text: 'Through the gateway',
+        }),
+      },
+    );
+    expect(gateway.status).toBe(200);
+    // Another client's number (no URL) and a number nobody holds: nothing told.
+    for (const to of [quietNumber, '447000000001']) {
+      expect(
+        (
+          await sendVonageInbound(
+            vonageUrl(),
+            vonage({ from, to, text: 'Not for c' }),
+          )
+        ).status,
+      ).toBe(200);
+    }
+
+    const stored = await server.app.db.query<{
+      id: string;
+      body: string;
+      keyword: string | null;
+      date_received: Date;
+    }>(
+      `SELECT id, body, keyword, date_received FROM inbound_messages
+       WHERE to_number = $1 ORDER BY date_received, id`,
+      [number],
+    );
+    expect(stored.map((m) => [m.body, m.keyword])).toEqual([
+      ['Hello from Vonage', null],
+      ['Stop', 'STOP'],
+      ['Part one, part two.', null],
+      ['Through the gateway', null],
+    ]);
+    for (const message of stored) {
+      const [event, ...again] = await eventually(
+        () => eventsOf(message.id),
+        (events) => events.length > 0,
+        { what: `the callback of "${message.body}"` },
+      );
+      expect(again).toEqual([]);
+      expect(JSON.parse(event!.raw)).toEqual({
+        type: 'inbound',
+        messageId: message.id,
+        clientId: c.client.id,
+        from,
+        to: number,
+        body: message.body,
+        keyword: message.keyword,
+        dateReceived: message.date_received.toISOString(),
+      });
+      expect(verifyCallbackSignature(event!.signature, event!.raw, key)).toBe(
+        true,
+      );
+      // One event queued per stored message: the duplicate and the parts added none.
+      expect(await queuedJobs(server, message.id)).toBe(1);
+    }
+    const [quietMessage] = await server.app.db.query<{ id: string }>(
+      'SELECT id FROM inbound_messages WHERE to_number = $1',
+      [quietNumber],
+    );
+    expect(quietMessage).toBeDefined();
+    expect(await queuedJobs(server, quietMessage!.id)).toBe(0);
+    expect(
+      receiver.received.filter((r) => r.body.clientId === quiet.client.id),
+    ).toEqual([]);
+  });
 });
