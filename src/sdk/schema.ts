@@ -243,8 +243,8 @@ export interface paths {
     /** Get one of my clients, with its status callback URL and signing key */
     get: operations['getClient'];
     /**
-     * Rename one of my clients and/or set its status callback URL (null removes it)
-     * @description statusCallbackUrl: an http(s) URL that gets every state change of the client's messages, signed with statusCallbackSigningKey (X-Signature). Loopback, link-local and private targets, and names resolving to them, are refused.
+     * Rename one of my clients and/or set its status and inbound callback URLs (null removes one)
+     * @description statusCallbackUrl: an http(s) URL that gets every state change of the client's messages; inboundCallbackUrl: one that gets every message received on the client's numbers. Both are signed with statusCallbackSigningKey (X-Signature). Loopback, link-local and private targets, and names resolving to them, are refused.
      */
     put: operations['updateClient'];
     post?: never;
@@ -1003,6 +1003,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  inboundMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A message arrived on one of the client's numbers: POSTed to its inboundCallbackUrl
+     * @description Sent once for every inbound message stored for a client with an inboundCallbackUrl (a concatenated one once joined). `type` is `inbound` (a status event has none), so one URL may take both kinds. Signed with statusCallbackSigningKey like status callbacks: check X-Signature before trusting the body, and refuse a `t` older than a few minutes. A non-2xx answer, or none within 10 s, is tried again after 15 s, 1 min, 5 min, 15 min, 30 min, 1 h, 2 h, 4 h and 6 h (about 26 hours): the same event may arrive twice, tell them apart by `messageId`.
+     */
+    post: operations['inboundMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1324,6 +1344,32 @@ export interface components {
       dateUpdated: string;
       simulated: boolean;
     };
+    /**
+     * @example {
+     *       "type": "inbound",
+     *       "messageId": "3f2a9c1e-7b4d-4e8f-a1c2-5d6e7f8a9b0c",
+     *       "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+     *       "from": "447700900123",
+     *       "to": "447700900001",
+     *       "body": "Yes, Thursday at 10 works for me",
+     *       "keyword": null,
+     *       "dateReceived": "2026-11-28T09:00:02.000Z"
+     *     }
+     */
+    InboundCallbackEvent: {
+      /** @constant */
+      type: 'inbound';
+      /** Format: uuid */
+      messageId: string;
+      /** Format: uuid */
+      clientId: string;
+      from: string;
+      to: string;
+      body: string;
+      keyword: ('STOP' | 'START' | 'HELP') | null;
+      /** Format: date-time */
+      dateReceived: string;
+    };
     AuditEvent: {
       id: string;
       /** @enum {string} */
@@ -1347,7 +1393,8 @@ export interface components {
         | 'route_split.deleted'
         | 'auth.throttled'
         | 'price.changed'
-        | 'price.imported';
+        | 'price.imported'
+        | 'client.inbound_callback_changed';
       actorUserId: string | null;
       actorEmail: string | null;
       /** @enum {string} */
@@ -1568,7 +1615,8 @@ export interface components {
      *       "allowedPrefixes": null,
      *       "maxMessagesPerSecond": null,
      *       "statusCallbackUrl": "https://shop.example.com/sms/status",
-     *       "statusCallbackSigningKey": "whk_8e7d6c5b4a3928171605f4e3d2c1b0a9"
+     *       "statusCallbackSigningKey": "whk_8e7d6c5b4a3928171605f4e3d2c1b0a9",
+     *       "inboundCallbackUrl": "https://shop.example.com/sms/inbound"
      *     }
      */
     OwnClient: {
@@ -1586,6 +1634,7 @@ export interface components {
       maxMessagesPerSecond: number | null;
       statusCallbackUrl: string | null;
       statusCallbackSigningKey: string | null;
+      inboundCallbackUrl: string | null;
     };
     /**
      * @example {
@@ -1801,6 +1850,8 @@ export type SchemaMessageDetail = components['schemas']['MessageDetail'];
 export type SchemaMessageList = components['schemas']['MessageList'];
 export type SchemaStatusCallbackEvent =
   components['schemas']['StatusCallbackEvent'];
+export type SchemaInboundCallbackEvent =
+  components['schemas']['InboundCallbackEvent'];
 export type SchemaAuditEvent = components['schemas']['AuditEvent'];
 export type SchemaBatch = components['schemas']['Batch'];
 export type SchemaBatchList = components['schemas']['BatchList'];
@@ -2896,7 +2947,8 @@ export interface operations {
            *       "allowedPrefixes": null,
            *       "maxMessagesPerSecond": null,
            *       "statusCallbackUrl": "https://shop.example.com/sms/status",
-           *       "statusCallbackSigningKey": "whk_8e7d6c5b4a3928171605f4e3d2c1b0a9"
+           *       "statusCallbackSigningKey": "whk_8e7d6c5b4a3928171605f4e3d2c1b0a9",
+           *       "inboundCallbackUrl": "https://shop.example.com/sms/inbound"
            *     }
            */
           'application/json': components['schemas']['OwnClient'];
@@ -2957,12 +3009,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "statusCallbackUrl": "https://shop.example.com/sms/status"
+         *       "statusCallbackUrl": "https://shop.example.com/sms/status",
+         *       "inboundCallbackUrl": "https://shop.example.com/sms/inbound"
          *     }
          */
         'application/json': {
           name?: string;
           statusCallbackUrl?: string | null;
+          inboundCallbackUrl?: string | null;
         };
       };
     };
@@ -2985,7 +3039,8 @@ export interface operations {
            *       "allowedPrefixes": null,
            *       "maxMessagesPerSecond": null,
            *       "statusCallbackUrl": "https://shop.example.com/sms/status",
-           *       "statusCallbackSigningKey": "whk_8e7d6c5b4a3928171605f4e3d2c1b0a9"
+           *       "statusCallbackSigningKey": "whk_8e7d6c5b4a3928171605f4e3d2c1b0a9",
+           *       "inboundCallbackUrl": "https://shop.example.com/sms/inbound"
            *     }
            */
           'application/json': components['schemas']['OwnClient'];
@@ -5420,7 +5475,8 @@ export interface operations {
           | 'route_split.deleted'
           | 'auth.throttled'
           | 'price.changed'
-          | 'price.imported';
+          | 'price.imported'
+          | 'client.inbound_callback_changed';
         actorUserId?: string;
         targetId?: string;
         since?: string;
@@ -7243,6 +7299,53 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['StatusCallbackEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer: the event is received and not sent again */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer (or none within 10 s): the event is tried again later */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  inboundMessage: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(statusCallbackSigningKey as UTF-8, "<t>.<raw body>")>`
+         * @example t=1796202002,v1=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+         */
+        'X-Signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "inbound",
+         *       "messageId": "3f2a9c1e-7b4d-4e8f-a1c2-5d6e7f8a9b0c",
+         *       "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *       "from": "447700900123",
+         *       "to": "447700900001",
+         *       "body": "Yes, Thursday at 10 works for me",
+         *       "keyword": null,
+         *       "dateReceived": "2026-11-28T09:00:02.000Z"
+         *     }
+         */
+        'application/json': components['schemas']['InboundCallbackEvent'];
       };
     };
     responses: {

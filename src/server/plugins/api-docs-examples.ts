@@ -126,6 +126,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     ...client,
     statusCallbackUrl: 'https://shop.example.com/sms/status',
     statusCallbackSigningKey: 'whk_8e7d6c5b4a3928171605f4e3d2c1b0a9',
+    inboundCallbackUrl: 'https://shop.example.com/sms/inbound',
   },
   StatusCallbackTest: { ok: true, status: 200, error: null, durationMs: 84 },
   RotatedSigningKey: {
@@ -240,7 +241,10 @@ export const OPERATION_EXAMPLES: Record<
   listClients: { answer: { ...page, clients: [client] } },
   adminListClients: { answer: { ...page, clients: [client] } },
   updateClient: {
-    request: { statusCallbackUrl: 'https://shop.example.com/sms/status' },
+    request: {
+      statusCallbackUrl: 'https://shop.example.com/sms/status',
+      inboundCallbackUrl: 'https://shop.example.com/sms/inbound',
+    },
   },
   resetClientSecret: { request: { graceSeconds: 3600 } },
   adminCreateClient: { request: { userId: USER_ID, name: 'Shop' } },

@@ -209,6 +209,40 @@ const STATUS_WEBHOOK = {
   },
 };
 
+/**
+ * What this server POSTs to a client's inbound callback URL: each inbound message, signed and
+ * retried as status callbacks are (the same key, header and schedule).
+ */
+const INBOUND_WEBHOOK = {
+  inboundMessage: {
+    post: {
+      operationId: 'inboundMessage',
+      tags: ['webhooks'],
+      summary:
+        "A message arrived on one of the client's numbers: POSTed to its inboundCallbackUrl",
+      description:
+        'Sent once for every inbound message stored for a client with an inboundCallbackUrl ' +
+        '(a concatenated one once joined). `type` is `inbound` (a status event has none), so ' +
+        'one URL may take both kinds. Signed with statusCallbackSigningKey like status ' +
+        'callbacks: check X-Signature before trusting the body, and refuse a `t` older than a ' +
+        'few minutes. A non-2xx answer, or none within 10 s, is tried again after 15 s, 1 min, ' +
+        '5 min, 15 min, 30 min, 1 h, 2 h, 4 h and 6 h (about 26 hours): the same event may ' +
+        'arrive twice, tell them apart by `messageId`.',
+      security: [],
+      parameters: STATUS_WEBHOOK.messageStatus.post.parameters,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/InboundCallbackEvent' },
+          },
+        },
+      },
+      responses: STATUS_WEBHOOK.messageStatus.post.responses,
+    },
+  },
+};
+
 /** The generic gateway's receipt (the route's own parser checks it after the bearer token). */
 const GATEWAY_RECEIPT = {
   required: true,
@@ -245,7 +279,7 @@ export function finishDocument(
     identifier: 'LicenseRef-Proprietary',
   };
   // A copy: the example given below must not change the module's constant.
-  const webhooks = structuredClone(STATUS_WEBHOOK);
+  const webhooks = structuredClone({ ...STATUS_WEBHOOK, ...INBOUND_WEBHOOK });
   doc.webhooks = webhooks;
   // The console's own pages are not part of the API.
   for (const path of Object.keys(doc.paths)) {
@@ -340,11 +374,13 @@ export function finishDocument(
     }
   }
 
-  giveExample(
-    webhooks.messageStatus.post.requestBody.content['application/json'],
-    components,
-    undefined,
-  );
+  for (const webhook of [webhooks.messageStatus, webhooks.inboundMessage]) {
+    giveExample(
+      webhook.post.requestBody.content['application/json'],
+      components,
+      undefined,
+    );
+  }
   const used = usedSchemas(doc);
   for (const name of Object.keys(components)) {
     if (!used.has(name)) delete components[name];

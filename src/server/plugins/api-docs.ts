@@ -9,6 +9,8 @@ import { publicScope } from '../auth/scopes.ts';
 import type { Config } from '../config.ts';
 // Registers the status callback's schema (StatusCallbackEvent) for the document's webhooks.
 import '../../shared/schemas/messages.ts';
+// And the inbound callback's (InboundCallbackEvent).
+import '../../shared/schemas/inbound-callbacks.ts';
 import { finishDocument, type OpenApiDocument } from './api-docs-finish.ts';
 import { DOCS_CSP } from './security-headers.ts';
 

@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'auth.throttled',
   'price.changed',
   'price.imported',
+  'client.inbound_callback_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -45,35 +45,54 @@ export type ClientList = z.infer<typeof ClientListSchema>;
  */
 export const OwnClientSchema = ClientSchema.extend({
   statusCallbackUrl: z.string().nullable(),
-  /** Null until a callback URL is set first; kept when the URL changes or is removed. */
+  /**
+   * Null until a callback URL (status or inbound) is set first; kept when the URLs change or
+   * are removed. Signs both kinds of callback.
+   */
   statusCallbackSigningKey: z.string().nullable(),
+  /** Where each inbound message of the client is POSTed (CONTRACT.md "Two-way messaging"). */
+  inboundCallbackUrl: z.string().nullable(),
 }).meta({ id: 'OwnClient' });
 export type OwnClient = z.infer<typeof OwnClientSchema>;
 
-/** An http(s) URL, or null (or an empty field) to stop the callbacks. */
-export const StatusCallbackUrlSchema = z
-  .string('Status callback URL must be a string or null')
-  .trim()
-  .max(2048, 'Status callback URL is too long')
-  .refine(
-    (value) =>
-      value === '' || (/^https?:\/\//i.test(value) && URL.canParse(value)),
-    'Status callback URL must be an http or https URL',
-  )
-  .transform((value) => (value === '' ? null : value))
-  .nullable();
+/**
+ * A callback URL field: an http(s) URL, or null (or an empty field) to stop the callbacks.
+ * `label` names it in the messages ("Status callback URL").
+ */
+function callbackUrlSchema(label: string) {
+  return z
+    .string(`${label} must be a string or null`)
+    .trim()
+    .max(2048, `${label} is too long`)
+    .refine(
+      (value) =>
+        value === '' || (/^https?:\/\//i.test(value) && URL.canParse(value)),
+      `${label} must be an http or https URL`,
+    )
+    .transform((value) => (value === '' ? null : value))
+    .nullable();
+}
+
+export const StatusCallbackUrlSchema = callbackUrlSchema('Status callback URL');
+export const InboundCallbackUrlSchema = callbackUrlSchema(
+  'Inbound callback URL',
+);
 
 export const CreateClientSchema = z.object({ name: ClientNameSchema });
 export const UpdateClientSchema = z.object({ name: ClientNameSchema });
-/** The owner's PUT: a new name, a status callback URL, or both. */
+/** The owner's PUT: a new name, a status callback URL, an inbound callback URL, or several. */
 export const UpdateOwnClientSchema = z
   .object({
     name: ClientNameSchema.optional(),
     statusCallbackUrl: StatusCallbackUrlSchema.optional(),
+    inboundCallbackUrl: InboundCallbackUrlSchema.optional(),
   })
   .refine(
-    (body) => body.name !== undefined || body.statusCallbackUrl !== undefined,
-    'Give a name or a statusCallbackUrl',
+    (body) =>
+      body.name !== undefined ||
+      body.statusCallbackUrl !== undefined ||
+      body.inboundCallbackUrl !== undefined,
+    'Give a name, a statusCallbackUrl or an inboundCallbackUrl',
   );
 export type UpdateOwnClientInput = z.infer<typeof UpdateOwnClientSchema>;
 export const AdminCreateClientSchema = z.object({

@@ -50,6 +50,14 @@ describe('callbackOutcome', () => {
       },
       'We did not call your endpoint: the status callback URL must not point to a private address (10.0.0.1).',
     ],
+    [
+      {
+        status: null,
+        error:
+          'inboundCallbackUrl host hooks.example.com resolves to a loopback address (127.0.0.1)',
+      },
+      'We did not call your endpoint: the inbound callback URL host hooks.example.com resolves to a loopback address (127.0.0.1).',
+    ],
   ])('tells %j as a sentence', (result, sentence) => {
     expect(callbackOutcome(result)).toBe(sentence);
   });

@@ -1,6 +1,6 @@
 /**
- * One try of a status callback (the test event, or a try of a message's event) told as a
- * sentence. The server reports what happened in its own terms ("receiver unreachable:
+ * One try of a callback (the test event, a try of a message's event or of an inbound message's)
+ * told as a sentence. The server reports what happened in its own terms ("receiver unreachable:
  * DEPTH_ZERO_SELF_SIGNED_CERT self-signed certificate"); users read what it means for their
  * endpoint.
  */
@@ -38,7 +38,11 @@ const UNREACHABLE_REASONS: Record<string, string> = {
 const UNREACHABLE = /^receiver unreachable: (?:([A-Z][A-Z0-9_]+) )?/;
 const NO_ANSWER = /^no answer within (.+)$/;
 /** The target checks name the API's field: users know it by the form's label. */
-const TARGET_FIELD = /^statusCallbackUrl\b/;
+const TARGET_FIELD = /^(statusCallbackUrl|inboundCallbackUrl)\b/;
+const FIELD_NAMES: Record<string, string> = {
+  statusCallbackUrl: 'the status callback URL',
+  inboundCallbackUrl: 'the inbound callback URL',
+};
 
 export function callbackOutcome({ status, error, durationMs }: CallbackTry) {
   const within = durationMs === undefined ? '' : ` in ${durationMs} ms`;
@@ -61,8 +65,9 @@ export function callbackOutcome({ status, error, durationMs }: CallbackTry) {
       'the connection failed';
     return `We could not reach your endpoint: ${reason}.`;
   }
-  if (TARGET_FIELD.test(error)) {
-    return `We did not call your endpoint: ${error.replace(TARGET_FIELD, 'the status callback URL')}.`;
+  const field = TARGET_FIELD.exec(error);
+  if (field) {
+    return `We did not call your endpoint: ${error.replace(TARGET_FIELD, FIELD_NAMES[field[1]!]!)}.`;
   }
   return `We could not deliver to your endpoint: ${error}.`;
 }

@@ -227,6 +227,24 @@ describe('the OpenAPI description', () => {
       'dateUpdated',
       'simulated',
     ]);
+    // Inbound callbacks: the same signature header, their own event.
+    const inbound = doc.webhooks.inboundMessage.post;
+    expect(inbound.parameters).toEqual(status.parameters);
+    expect(inbound.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/InboundCallbackEvent',
+    });
+    expect(
+      Object.keys(doc.components.schemas.InboundCallbackEvent.properties),
+    ).toEqual([
+      'type',
+      'messageId',
+      'clientId',
+      'from',
+      'to',
+      'body',
+      'keyword',
+      'dateReceived',
+    ]);
     const gateway = doc.paths['/api/webhooks/world-special/dlr'].post;
     expect(gateway.security).toEqual([{ gatewayBearer: [] }]);
     expect(doc.components.securitySchemes.gatewayBearer).toMatchObject({

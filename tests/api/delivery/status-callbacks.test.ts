@@ -270,7 +270,7 @@ describe('statusCallbackUrl on the client', () => {
     }
     const empty = await c.http.put(path, {});
     expect(empty.status).toBe(400);
-    expect(empty.body.message).toMatch(/Give a name or a statusCallbackUrl/);
+    expect(empty.body.message).toMatch(/Give a name, a statusCallbackUrl/);
   });
 
   it('refuses loopback, link-local and private targets, and names resolving to them, unless allowed', async () => {

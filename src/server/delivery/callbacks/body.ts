@@ -57,3 +57,41 @@ export function callbackBody(message: CallbackMessage): string {
     simulated: message.simulated,
   });
 }
+
+/** An inbound message as its callback tells it (CONTRACT.md, "Inbound callbacks"). */
+export interface InboundCallbackMessage {
+  messageId: string;
+  clientId: string;
+  from: string;
+  to: string;
+  body: string;
+  keyword: 'STOP' | 'START' | 'HELP' | null;
+  /** When it was stored (a concatenated one: when its last part arrived). */
+  dateReceived: Date | string;
+}
+
+/**
+ * The raw body of an inbound callback: `type` first, so a receiver that shares one URL between
+ * both kinds can tell them apart (a status event has no `type`), then the contract's fields in
+ * its order, dateReceived as ISO 8601 UTC. A pure function of the queued event: every retry
+ * sends (and signs) the same bytes.
+ */
+export function inboundCallbackBody(message: InboundCallbackMessage): string {
+  const date =
+    message.dateReceived instanceof Date
+      ? message.dateReceived
+      : new Date(message.dateReceived);
+  if (Number.isNaN(date.getTime())) {
+    throw new Error(`invalid dateReceived: ${String(message.dateReceived)}`);
+  }
+  return JSON.stringify({
+    type: 'inbound',
+    messageId: message.messageId,
+    clientId: message.clientId,
+    from: message.from,
+    to: message.to,
+    body: message.body,
+    keyword: message.keyword ?? null,
+    dateReceived: date.toISOString(),
+  });
+}

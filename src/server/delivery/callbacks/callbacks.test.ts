@@ -6,7 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatusCallbackEventSchema } from '../../../shared/schemas/messages.ts';
-import { callbackBody } from './body.ts';
+import { InboundCallbackEventSchema } from '../../../shared/schemas/inbound-callbacks.ts';
+import { callbackBody, inboundCallbackBody } from './body.ts';
 import { LOOKUPS_PER_CLIENT, LOOKUPS_WAITING_PER_CLIENT } from './dns.ts';
 import { CALLBACK_RETRY_DELAYS_SECONDS } from '../../../shared/limits.ts';
 import { callbackRetryDelaySeconds, postCallback } from './send.ts';
@@ -129,6 +130,44 @@ describe('callbackBody', () => {
   });
 });
 
+describe('inboundCallbackBody', () => {
+  const message = {
+    messageId: '3f2a9c1e-7b4d-4e8f-a1c2-5d6e7f8a9b0c',
+    clientId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    from: '447700900123',
+    to: '447700900001',
+    body: 'STOP',
+    keyword: 'STOP' as const,
+    dateReceived: '2026-11-23T15:04:05.123+01:00',
+  };
+
+  it('has type inbound first, then the contract’s fields in order, dateReceived in ISO 8601 UTC', () => {
+    expect(inboundCallbackBody(message)).toBe(
+      '{"type":"inbound","messageId":"3f2a9c1e-7b4d-4e8f-a1c2-5d6e7f8a9b0c",' +
+        '"clientId":"7c9e6679-7425-40de-944b-e07fc1f90ae7","from":"447700900123",' +
+        '"to":"447700900001","body":"STOP","keyword":"STOP",' +
+        '"dateReceived":"2026-11-23T14:04:05.123Z"}',
+    );
+  });
+
+  it('is what the OpenAPI description’s webhooks.inboundMessage says it is (InboundCallbackEvent)', () => {
+    const event = JSON.parse(
+      inboundCallbackBody({
+        ...message,
+        keyword: null,
+        dateReceived: new Date(0),
+      }),
+    );
+    expect(InboundCallbackEventSchema.strict().parse(event)).toEqual(event);
+  });
+
+  it('refuses a date that is not one rather than sending "Invalid Date"', () => {
+    expect(() =>
+      inboundCallbackBody({ ...message, dateReceived: 'yesterday' }),
+    ).toThrow(/invalid dateReceived/);
+  });
+});
+
 describe('checkCallbackTarget', () => {
   it.each([
     ['http://127.0.0.1/hook', 'a loopback address (127.0.0.1)'],
@@ -207,6 +246,24 @@ describe('checkCallbackTarget', () => {
     expect(checkCallbackTarget(url, { allowPrivate: true })).toEqual({
       ok: false,
       message,
+    });
+  });
+
+  it('names the field the URL came from: inboundCallbackUrl for inbound callbacks', () => {
+    expect(
+      checkCallbackTarget('http://10.0.0.1/', { field: 'inboundCallbackUrl' }),
+    ).toEqual({
+      ok: false,
+      message:
+        'inboundCallbackUrl must not point to a private address (10.0.0.1)',
+    });
+    expect(
+      checkCallbackTarget('ftp://example.com/', {
+        field: 'inboundCallbackUrl',
+      }),
+    ).toEqual({
+      ok: false,
+      message: 'inboundCallbackUrl must be an http or https URL',
     });
   });
 

@@ -1,14 +1,21 @@
 /**
- * One status-callback job: POST its event once, queue the next try on a failure (after
- * callbackRetryDelaySeconds, as a new job, so the schedule survives restarts), record the try,
- * and complete the job, or hand it back to the queue when the failure is ours (the database).
+ * One callback job (a message's status event, or an inbound message's event): POST its event
+ * once, queue the next try on a failure (after callbackRetryDelaySeconds, as a new job, so the
+ * schedule survives restarts), record the try, and complete the job, or hand it back to the
+ * queue when the failure is ours (the database).
  */
 import type { Job, PgBoss } from 'pg-boss';
 import type { Db } from '../../db/client.ts';
 import { CALLBACK_QUEUE, CALLBACK_RETRY_DELAY_SECONDS } from '../queue.ts';
 import type { DeliveryLogger, DeliveryObserver } from '../types.ts';
-import { callbackBody, type CallbackMessage } from './body.ts';
+import {
+  callbackBody,
+  inboundCallbackBody,
+  type CallbackMessage,
+  type InboundCallbackMessage,
+} from './body.ts';
 import type { DnsOptions } from './dns.ts';
+import type { CallbackUrlField } from './target.ts';
 import * as repo from './repo.ts';
 import {
   CALLBACK_TIMEOUT_MS,
@@ -16,10 +23,23 @@ import {
   postCallback,
 } from './send.ts';
 
-/** A queued event (made in SQL): the message's `simulated` is read when it is sent. */
-export type CallbackJob = Omit<CallbackMessage, 'simulated'> & {
+/**
+ * A queued status event (made in SQL, migrations/functions/status_callback_events.sql): the
+ * message's `simulated` is read when it is sent. It has no `type`.
+ */
+export type StatusCallbackJob = Omit<CallbackMessage, 'simulated'> & {
+  type?: undefined;
   attempt: number;
 };
+
+/** A queued inbound event (functions/inbound_messages_inserted_callbacks.sql). */
+export type InboundCallbackJob = InboundCallbackMessage & {
+  type: 'inbound';
+  attempt: number;
+};
+
+/** Both kinds share the queue, its per-client groups, the worker and the retry schedule. */
+export type CallbackJob = StatusCallbackJob | InboundCallbackJob;
 
 export interface CallbackJobOptions {
   boss: PgBoss;
@@ -41,22 +61,85 @@ export function callbackGroup(clientId: string) {
   return { id: clientId };
 }
 
+/** What one try of an event needs: where, what, and how its outcome is kept. */
+interface Delivery {
+  url: string;
+  body: string;
+  signingKey: string;
+  field: CallbackUrlField;
+  record(outcome: {
+    httpStatus: number | null;
+    error: string | null;
+  }): Promise<void>;
+}
+
+/** A status event's delivery, or null when the client has no status callback URL any more. */
+async function statusDelivery(
+  db: Db,
+  event: StatusCallbackJob,
+): Promise<Delivery | null> {
+  const target = await repo.findTarget(db, event.clientId, event.messageId);
+  if (!target) return null;
+  return {
+    url: target.url,
+    body: callbackBody({ ...event, simulated: target.simulated }),
+    signingKey: target.signingKey,
+    field: 'statusCallbackUrl',
+    record: (outcome) =>
+      repo.recordAttempts(db, [
+        {
+          messageId: event.messageId,
+          clientId: event.clientId,
+          state: event.state,
+          attempt: event.attempt,
+          ...outcome,
+        },
+      ]),
+  };
+}
+
+/** An inbound event's delivery, or null when the client has no inbound callback URL any more. */
+async function inboundDelivery(
+  db: Db,
+  event: InboundCallbackJob,
+): Promise<Delivery | null> {
+  const target = await repo.findInboundTarget(db, event.clientId);
+  if (!target) return null;
+  return {
+    url: target.url,
+    body: inboundCallbackBody(event),
+    signingKey: target.signingKey,
+    field: 'inboundCallbackUrl',
+    record: (outcome) =>
+      repo.recordInboundAttempt(db, {
+        inboundMessageId: event.messageId,
+        clientId: event.clientId,
+        attempt: event.attempt,
+        ...outcome,
+      }),
+  };
+}
+
 /** POSTs the event once and records the try; rejects only on our own failures. */
 async function deliverEvent(
   options: CallbackJobOptions,
   event: CallbackJob,
 ): Promise<void> {
   const { boss, db, logger } = options;
-  const target = await repo.findTarget(db, event.clientId, event.messageId);
-  if (!target) return; // the URL was removed since: nobody to tell
+  const delivery =
+    event.type === 'inbound'
+      ? await inboundDelivery(db, event)
+      : await statusDelivery(db, event);
+  if (!delivery) return; // the URL was removed since: nobody to tell
   const result = await postCallback(
-    target.url,
-    callbackBody({ ...event, simulated: target.simulated }),
-    target.signingKey,
+    delivery.url,
+    delivery.body,
+    delivery.signingKey,
     {
       allowPrivate: options.allowPrivate,
       dns: options.dns,
       clientId: event.clientId,
+      field: delivery.field,
       timeoutMs: options.timeoutMs ?? CALLBACK_TIMEOUT_MS,
     },
   );
@@ -69,10 +152,11 @@ async function deliverEvent(
       logger.warn(
         {
           messageId: event.messageId,
-          state: event.state,
+          kind: event.type ?? 'status',
+          state: event.type === 'inbound' ? undefined : event.state,
           error: result.error,
         },
-        'status callback given up after its last attempt',
+        `${event.type ?? 'status'} callback given up after its last attempt`,
       );
     } else {
       await boss.send(
@@ -83,16 +167,10 @@ async function deliverEvent(
       options.later?.(delay);
     }
   }
-  await repo.recordAttempts(db, [
-    {
-      messageId: event.messageId,
-      clientId: event.clientId,
-      state: event.state,
-      attempt: event.attempt,
-      httpStatus: result.status ?? null,
-      error: result.ok ? null : (result.error ?? 'failed'),
-    },
-  ]);
+  await delivery.record({
+    httpStatus: result.status ?? null,
+    error: result.ok ? null : (result.error ?? 'failed'),
+  });
 }
 
 /** Runs one fetched job to its end: completed, or failed back to the queue. Never rejects. */
@@ -108,8 +186,8 @@ export async function runCallbackJob(
   } catch (err) {
     // Ours (the database), not the receiver's: the queue runs the job again.
     logger.error(
-      { err, messageId: job.data.messageId },
-      'status callback job failed',
+      { err, messageId: job.data.messageId, kind: job.data.type ?? 'status' },
+      'callback job failed',
     );
     options.later?.(CALLBACK_RETRY_DELAY_SECONDS);
     await boss

@@ -56,3 +56,45 @@ export async function recordAttempts(
     [JSON.stringify(rows)],
   );
 }
+
+/**
+ * Where the client's inbound callbacks go now (null: it has no inbound callback URL any more),
+ * signed with the same key as its status callbacks.
+ */
+export async function findInboundTarget(
+  q: Queryable,
+  clientId: string,
+): Promise<{ url: string; signingKey: string } | null> {
+  const [row] = await q.query<{ url: string | null; key: string | null }>(
+    `SELECT inbound_callback_url AS url, status_callback_signing_key AS key
+     FROM clients WHERE id = $1`,
+    [clientId],
+  );
+  if (!row?.url || !row.key) return null;
+  return { url: row.url, signingKey: row.key };
+}
+
+export interface InboundCallbackAttemptRow {
+  inboundMessageId: string;
+  clientId: string;
+  attempt: number;
+  httpStatus: number | null;
+  error: string | null;
+}
+
+export async function recordInboundAttempt(
+  q: Queryable,
+  row: InboundCallbackAttemptRow,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO inbound_callbacks (inbound_message_id, client_id, attempt, http_status, error)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [
+      row.inboundMessageId,
+      row.clientId,
+      row.attempt,
+      row.httpStatus,
+      row.error,
+    ],
+  );
+}

@@ -1,7 +1,8 @@
 /**
- * Where a status callback may go. Customers choose the URL, and our server makes the request:
- * without these checks a customer could make it POST to our own loopback services, the cloud
- * metadata endpoint (169.254.169.254) or the private network behind it (SSRF).
+ * Where a callback may go (status and inbound callbacks alike). Customers choose the URL, and
+ * our server makes the request: without these checks a customer could make it POST to our own
+ * loopback services, the cloud metadata endpoint (169.254.169.254) or the private network
+ * behind it (SSRF).
  *
  * - checkCallbackTarget: what can be said from the URL alone (scheme, literal IP addresses);
  *   for PUT /api/clients/{id}, answered as a 400.
@@ -16,7 +17,15 @@ import { callbackLookup, type DnsOptions, type Lookup } from './dns.ts';
 
 export interface CallbackTargetOptions {
   allowPrivate?: boolean;
+  /**
+   * The client field the URL came from, named in every refusal: 'statusCallbackUrl' (the
+   * default) or 'inboundCallbackUrl'. One set of rules for both kinds of callback.
+   */
+  field?: CallbackUrlField | undefined;
 }
+
+/** The client fields that hold a callback URL. */
+export type CallbackUrlField = 'statusCallbackUrl' | 'inboundCallbackUrl';
 
 export interface ResolveOptions extends CallbackTargetOptions {
   /** DNS servers and deadline of the default lookup (see dns.ts). */
@@ -34,7 +43,7 @@ export type ResolvedTarget =
   | { ok: true; url: URL; address: string; family: 4 | 6 }
   | { ok: false; message: string };
 
-const FIELD = 'statusCallbackUrl';
+const DEFAULT_FIELD: CallbackUrlField = 'statusCallbackUrl';
 const MAX_URL_LENGTH = 2048;
 
 type Rule = [network: string, prefix: number, why: string];
@@ -168,7 +177,10 @@ function literalAddress(url: URL): string | null {
 /** Checks what the URL alone tells: an http(s) URL whose literal IP, if any, is allowed. */
 export function checkCallbackTarget(
   url: string,
-  { allowPrivate = false }: CallbackTargetOptions = {},
+  {
+    allowPrivate = false,
+    field: FIELD = DEFAULT_FIELD,
+  }: CallbackTargetOptions = {},
 ): CheckedTarget {
   if (typeof url !== 'string' || url.length > MAX_URL_LENGTH) {
     return {
@@ -207,9 +219,15 @@ export function checkCallbackTarget(
  */
 export async function resolveCallbackTarget(
   url: string,
-  { allowPrivate = false, dns, clientId, lookup }: ResolveOptions = {},
+  {
+    allowPrivate = false,
+    field: FIELD = DEFAULT_FIELD,
+    dns,
+    clientId,
+    lookup,
+  }: ResolveOptions = {},
 ): Promise<ResolvedTarget> {
-  const checked = checkCallbackTarget(url, { allowPrivate });
+  const checked = checkCallbackTarget(url, { allowPrivate, field: FIELD });
   if (!checked.ok) return checked;
   const literal = literalAddress(checked.url);
   if (literal) {

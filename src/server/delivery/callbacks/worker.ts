@@ -1,6 +1,8 @@
 /**
- * The status-callback worker's fetching and scheduling: each job is one event of one message
- * (queued by the state change itself, migrations/006-status-callbacks.sql), run by job.ts (one
+ * The callback worker's fetching and scheduling: each job is one event, a message's state change
+ * (queued by the state change itself, migrations/006-status-callbacks.sql) or an inbound message
+ * (queued by its write, functions/inbound_messages_inserted_callbacks.sql; both kinds share the
+ * queue, the per-client groups below and the schedule), run by job.ts (one
  * POST; a failure queues the next try as a new job, so the schedule, first retry within 30 s
  * then growing for about 26 hours, survives restarts).
  *

@@ -213,7 +213,7 @@ export async function deleteClient(
   return row && toClient(row);
 }
 
-/** The owner's view: the client with its status callback URL and signing key. */
+/** The owner's view: the client with its callback URLs and signing key. */
 export async function findOwnClient(
   q: Queryable,
   id: string,
@@ -224,9 +224,10 @@ export async function findOwnClient(
     ClientRow & {
       status_callback_url: string | null;
       status_callback_signing_key: string | null;
+      inbound_callback_url: string | null;
     }
   >(
-    `SELECT ${COLUMNS}, status_callback_url, status_callback_signing_key
+    `SELECT ${COLUMNS}, status_callback_url, status_callback_signing_key, inbound_callback_url
      FROM clients WHERE id = $1 AND user_id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
     [id, userId],
   );
@@ -235,6 +236,7 @@ export async function findOwnClient(
       ...toClient(row),
       statusCallbackUrl: row.status_callback_url,
       statusCallbackSigningKey: row.status_callback_signing_key,
+      inboundCallbackUrl: row.inbound_callback_url,
     }
   );
 }
@@ -262,6 +264,27 @@ export async function setStatusCallback(
 ): Promise<void> {
   await q.query(
     `UPDATE clients SET status_callback_url = $2,
+       status_callback_signing_key = COALESCE(status_callback_signing_key,
+                                              CASE WHEN $2::text IS NULL THEN NULL ELSE $3 END),
+       date_updated = now()
+     WHERE id = $1`,
+    [id, url, newKey],
+  );
+}
+
+/**
+ * Sets (or with null removes) the inbound callback URL. It is signed with the status
+ * callbacks' key, made here when the client has none yet (a client may want only inbound
+ * callbacks).
+ */
+export async function setInboundCallback(
+  q: Queryable,
+  id: string,
+  url: string | null,
+  newKey: string,
+): Promise<void> {
+  await q.query(
+    `UPDATE clients SET inbound_callback_url = $2,
        status_callback_signing_key = COALESCE(status_callback_signing_key,
                                               CASE WHEN $2::text IS NULL THEN NULL ELSE $3 END),
        date_updated = now()

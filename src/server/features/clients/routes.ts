@@ -105,11 +105,12 @@ export function clientsRoutes(deps: Deps): FastifyPluginAsyncZod {
           operationId: 'updateClient',
           tags,
           summary:
-            'Rename one of my clients and/or set its status callback URL (null removes it)',
+            'Rename one of my clients and/or set its status and inbound callback URLs (null removes one)',
           description:
             'statusCallbackUrl: an http(s) URL that gets every state change of the ' +
-            "client's messages, signed with statusCallbackSigningKey (X-Signature). Loopback, " +
-            'link-local and private targets, and names resolving to them, are refused.',
+            "client's messages; inboundCallbackUrl: one that gets every message received on " +
+            "the client's numbers. Both are signed with statusCallbackSigningKey (X-Signature). " +
+            'Loopback, link-local and private targets, and names resolving to them, are refused.',
           params: ClientIdParamsSchema,
           body: UpdateOwnClientSchema,
           response: {

@@ -121,12 +121,12 @@ export function redactCallbackUrl(url: string | null): string | null {
 }
 
 /**
- * The owner's PUT: renames and/or sets the status callback URL. The URL is refused (400) when
- * it, or any address its name resolves to now, is loopback, link-local or private (unless
- * STATUS_CALLBACK_ALLOW_PRIVATE); the sender checks again at each send, against DNS rebinding.
- * The signing key is made with the first URL and kept afterwards. Another user's client
- * answers 404 before anything is resolved: nobody makes us look up names for a client that
- * is not theirs.
+ * The owner's PUT: renames and/or sets the status and inbound callback URLs. A URL is refused
+ * (400, naming its field) when it, or any address its name resolves to now, is loopback,
+ * link-local or private (unless STATUS_CALLBACK_ALLOW_PRIVATE): the same rules for both kinds;
+ * the sender checks again at each send, against DNS rebinding. The signing key (one for both
+ * kinds) is made with the first URL and kept afterwards. Another user's client answers 404
+ * before anything is resolved: nobody makes us look up names for a client that is not theirs.
  */
 export async function updateOwnClient(
   deps: Deps,
@@ -136,15 +136,22 @@ export async function updateOwnClient(
   input: UpdateOwnClientInput,
 ): Promise<OwnClient> {
   const url = input.statusCallbackUrl;
-  if (url) {
+  const inboundUrl = input.inboundCallbackUrl;
+  if (url || inboundUrl) {
     if (!(await repo.findOwnClient(deps.db, clientId, ownerId))) {
       throw notFound('Client');
     }
-    const target = await resolveCallbackTarget(
-      url,
-      targetOptions(deps, clientId),
-    );
-    if (!target.ok) throw badRequest(target.message);
+    const checks = [
+      url && { url, field: 'statusCallbackUrl' as const },
+      inboundUrl && { url: inboundUrl, field: 'inboundCallbackUrl' as const },
+    ].filter((check) => !!check);
+    for (const check of checks) {
+      const target = await resolveCallbackTarget(check.url, {
+        ...targetOptions(deps, clientId),
+        field: check.field,
+      });
+      if (!target.ok) throw badRequest(target.message);
+    }
   }
   return deps.db.transaction(async (tx) => {
     const before = await repo.findOwnClient(tx, clientId, ownerId, true);
@@ -164,6 +171,19 @@ export async function updateOwnClient(
           statusCallbackUrl: redactCallbackUrl(before.statusCallbackUrl),
         },
         after: { statusCallbackUrl: redactCallbackUrl(url) },
+      });
+    }
+    if (inboundUrl !== undefined && inboundUrl !== before.inboundCallbackUrl) {
+      await repo.setInboundCallback(tx, clientId, inboundUrl, newSigningKey());
+      await recordAudit(tx, {
+        action: 'client.inbound_callback_changed',
+        actor,
+        targetType: 'client',
+        targetId: clientId,
+        before: {
+          inboundCallbackUrl: redactCallbackUrl(before.inboundCallbackUrl),
+        },
+        after: { inboundCallbackUrl: redactCallbackUrl(inboundUrl) },
       });
     }
     const after = await repo.findOwnClient(tx, clientId, ownerId);

@@ -6,17 +6,21 @@ import type {
 import { api, unwrap } from '../../../lib/api-client';
 import { clientQueryOptions } from './get-client';
 
-/** Sets the client's status callback URL (null stops the callbacks). */
+/**
+ * Sets the client's callback URLs: the ones given (null stops that kind of callback); a field
+ * left out keeps its URL.
+ */
 export async function setStatusCallbackUrl({
   clientId,
-  statusCallbackUrl,
+  ...urls
 }: {
   clientId: string;
-  statusCallbackUrl: string | null;
+  statusCallbackUrl?: string | null;
+  inboundCallbackUrl?: string | null;
 }): Promise<OwnClient> {
   return unwrap(
     await api.put<OwnClient>(`/clients/${encodeURIComponent(clientId)}`, {
-      body: { statusCallbackUrl },
+      body: urls,
     }),
   );
 }

@@ -10,12 +10,18 @@ const client = makeClient({ name: 'Web shop' });
 const KEY = 'whsec_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
 const NEW_KEY = 'whsec_ZYXWVUTSRQPONMLKJIHGFEDCBA9876543210zyxwvut';
 
-function routes(statusCallbackUrl: string | null, testStatus = 200) {
+function routes(
+  statusCallbackUrl: string | null,
+  testStatus = 200,
+  inboundCallbackUrl: string | null = null,
+) {
   const shown = {
     ...client,
     secretLastUsedAt: null,
     statusCallbackUrl,
-    statusCallbackSigningKey: statusCallbackUrl ? KEY : null,
+    statusCallbackSigningKey:
+      statusCallbackUrl || inboundCallbackUrl ? KEY : null,
+    inboundCallbackUrl,
   };
   return {
     ...shellRoutes({ clients: [client] }),
@@ -179,5 +185,92 @@ describe('status callback on the client page', () => {
       await screen.findByRole('region', { name: 'Status Callback' }),
     );
     expect(section.queryByRole('button', { name: 'Rotate key' })).toBeNull();
+  });
+});
+
+describe('inbound callback URL on the client page', () => {
+  it('is a field of the same form, checked in the browser; a save sends only what changed', async () => {
+    const inboundUrl = 'https://hooks.example.com/inbound';
+    const base = routes('https://hooks.example.com/sms');
+    const { requests } = mockApi({
+      ...base,
+      [`PUT /api/clients/${client.id}`]: {
+        body: {
+          ...client,
+          secretLastUsedAt: null,
+          statusCallbackUrl: 'https://hooks.example.com/sms',
+          statusCallbackSigningKey: KEY,
+          inboundCallbackUrl: inboundUrl,
+        },
+      },
+    });
+    const { user } = renderApp(`/clients/${client.id}`, { loggedIn: true });
+    const section = within(
+      await screen.findByRole('region', { name: 'Status Callback' }),
+    );
+    const field = section.getByLabelText('Inbound callback URL');
+    expect(field).toHaveValue('');
+    expect(field).toHaveAccessibleDescription(
+      /Every message received on this client's numbers is sent here as a signed POST/,
+    );
+    // Checked in the browser as the server does: no request for a wrong URL.
+    await user.type(field, 'ftp://nope');
+    await user.click(section.getByRole('button', { name: 'Save' }));
+    expect(
+      await section.findByText(
+        'Inbound callback URL must be an http or https URL',
+      ),
+    ).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(requests.filter((r) => r.method === 'PUT')).toEqual([]);
+    await user.clear(field);
+    await user.type(field, inboundUrl);
+    await user.click(section.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText('The inbound callback URL has been saved'),
+    ).toBeInTheDocument();
+    // The status callback URL, untouched, is not sent again.
+    expect(
+      requests.filter((r) => r.method === 'PUT').map((r) => r.body),
+    ).toEqual([{ inboundCallbackUrl: inboundUrl }]);
+    await waitFor(() => expect(field).toHaveValue(inboundUrl));
+    expect(section.getByLabelText('Status callback URL')).toHaveValue(
+      'https://hooks.example.com/sms',
+    );
+  });
+
+  it('shows the saved URL, clears it with an empty field, and labels a server refusal with the field', async () => {
+    const inboundUrl = 'https://hooks.example.com/inbound';
+    const base = routes(null, 200, inboundUrl);
+    const { requests } = mockApi({
+      ...base,
+      [`PUT /api/clients/${client.id}`]: {
+        status: 400,
+        body: {
+          statusCode: 400,
+          error: 'Bad Request',
+          message:
+            'inboundCallbackUrl host hooks.example.com resolves to a private address (10.0.0.1)',
+        },
+      },
+    });
+    const { user } = renderApp(`/clients/${client.id}`, { loggedIn: true });
+    const section = within(
+      await screen.findByRole('region', { name: 'Status Callback' }),
+    );
+    const field = section.getByLabelText('Inbound callback URL');
+    await waitFor(() => expect(field).toHaveValue(inboundUrl));
+    // A client with only an inbound URL has the key that signs it.
+    expect(section.getByLabelText('Signing key')).toHaveValue(SECRET_MASK);
+    await user.clear(field);
+    await user.click(section.getByRole('button', { name: 'Save' }));
+    expect(
+      requests.filter((r) => r.method === 'PUT').map((r) => r.body),
+    ).toEqual([{ inboundCallbackUrl: null }]);
+    const refusal =
+      'Inbound callback URL host hooks.example.com resolves to a private address (10.0.0.1)';
+    expect(await section.findByText(refusal)).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(section.queryByText(/inboundCallbackUrl/)).toBeNull();
   });
 });

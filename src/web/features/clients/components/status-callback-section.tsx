@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import {
+  InboundCallbackUrlSchema,
   StatusCallbackUrlSchema,
   type Client,
   type OwnClient,
@@ -24,17 +25,30 @@ import {
 import { SecretField } from './secret-field';
 import './clients.css';
 
-const FormSchema = z.object({ statusCallbackUrl: StatusCallbackUrlSchema });
-const FIELD_LABELS = { statusCallbackUrl: 'Status callback URL' };
+const FormSchema = z.object({
+  statusCallbackUrl: StatusCallbackUrlSchema,
+  inboundCallbackUrl: InboundCallbackUrlSchema,
+});
+const FIELD_LABELS = {
+  statusCallbackUrl: 'Status callback URL',
+  inboundCallbackUrl: 'Inbound callback URL',
+};
+
+/** The toast of a save, by which URLs it changed. */
+function savedText(status: boolean, inbound: boolean): string {
+  if (status && !inbound) return 'The status callback URL has been saved';
+  if (inbound && !status) return 'The inbound callback URL has been saved';
+  return 'The callback URLs have been saved';
+}
 
 const ROTATE_KEY_QUESTION =
   'Are you sure you want to rotate the signing key? Callbacks are signed with the new key at once, and the current key stops working';
 const KEY_ROTATED = 'The signing key has been rotated';
 
 /**
- * The client's status callback: the URL that hears every state change of its messages, the
- * key that signs them (X-Signature) with "Rotate key" to replace it, and "Send test event" to
- * try the receiver now.
+ * The client's callbacks: the URL that hears every state change of its messages, the URL that
+ * hears every message received on its numbers (inbound), the key that signs both (X-Signature)
+ * with "Rotate key" to replace it, and "Send test event" to try the status receiver now.
  */
 export function StatusCallbackSection({
   client,
@@ -47,6 +61,7 @@ export function StatusCallbackSection({
   const rotate = useRotateSigningKey();
   const [confirmingRotate, setConfirmingRotate] = useState(false);
   const url = client.statusCallbackUrl ?? null;
+  const inboundUrl = client.inboundCallbackUrl ?? null;
   const key = client.statusCallbackSigningKey ?? null;
   const form = useForm<
     z.input<typeof FormSchema>,
@@ -54,22 +69,34 @@ export function StatusCallbackSection({
     z.output<typeof FormSchema>
   >({
     resolver: zodResolver(FormSchema),
-    values: { statusCallbackUrl: url ?? '' },
+    values: {
+      statusCallbackUrl: url ?? '',
+      inboundCallbackUrl: inboundUrl ?? '',
+    },
   });
   const {
     register,
     handleSubmit,
-    formState: { errors },
+    formState: { errors, dirtyFields },
   } = form;
   const saveError = useServerError(form, save.error, FIELD_LABELS);
 
-  const onSubmit = handleSubmit(({ statusCallbackUrl }) => {
+  // Only the URLs the user changed are sent, so a save never puts back a URL changed meanwhile
+  // elsewhere; a save with nothing changed sends both as they are.
+  const onSubmit = handleSubmit(({ statusCallbackUrl, inboundCallbackUrl }) => {
     test.reset();
+    const status = !!dirtyFields.statusCallbackUrl;
+    const inbound = !!dirtyFields.inboundCallbackUrl;
+    const both = status === inbound;
     save.mutate(
-      { clientId: client.id, statusCallbackUrl },
+      {
+        clientId: client.id,
+        ...(status || both ? { statusCallbackUrl } : {}),
+        ...(inbound || both ? { inboundCallbackUrl } : {}),
+      },
       {
         onSuccess: () =>
-          toast.show('The status callback URL has been saved', {
+          toast.show(savedText(status || both, inbound || both), {
             tone: 'success',
           }),
       },
@@ -79,8 +106,8 @@ export function StatusCallbackSection({
   return (
     <SectionCard title="Status Callback" className="stack-sm">
       <p className="muted">
-        Every state change of this client&apos;s messages is sent to this URL as
-        a signed POST. Leave it empty to stop.
+        Every state change of this client&apos;s messages is sent to the status
+        callback URL as a signed POST. Leave it empty to stop.
       </p>
       {saveError ? <Alert tone="danger">{saveError}</Alert> : null}
       <form className="stack-sm" onSubmit={onSubmit} noValidate>
@@ -91,6 +118,17 @@ export function StatusCallbackSection({
             ...register('statusCallbackUrl'),
             type: 'url',
             placeholder: 'https://example.com/sms-status',
+            autoComplete: 'off',
+          }}
+        />
+        <Field
+          label="Inbound callback URL"
+          hint="Every message received on this client's numbers is sent here as a signed POST, with the same signing key. Leave it empty to stop."
+          error={errors.inboundCallbackUrl?.message ?? ''}
+          inputProps={{
+            ...register('inboundCallbackUrl'),
+            type: 'url',
+            placeholder: 'https://example.com/sms-inbound',
             autoComplete: 'off',
           }}
         />
