@@ -1,6 +1,7 @@
 // @also-on-pglite: the one inbound writer is plpgsql over arrays (record_inbound, join_inbound_parts), text cleaning and a unique partial index: PGlite runs them too.
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../../../support/engine.ts';
 import {
   adminHttp,
   createClient,
@@ -270,6 +271,52 @@ describe('Vonage inbound webhook', () => {
       ['<1><2><3><4><5><6>', total, true],
     ]);
   });
+
+  it.skipIf(!onPostgres)(
+    'joins a message once when each of its parts is written by another transaction at the same moment (nodes)',
+    async () => {
+      const number = await holdNumber(owner);
+      const from = randomSender();
+      const total = 5;
+      const messages = 20;
+      // Each part its own record_inbound call, on its own connection, all at once: what
+      // several nodes writing the parts they received do.
+      const write = (ref: number, part: number) =>
+        server.app.db.query(
+          `SELECT * FROM record_inbound(ARRAY['VONAGE_SMS'], ARRAY[$1::text], ARRAY[$2::text],
+             ARRAY[$3::text], ARRAY[$4::text], ARRAY['GSM-7'], ARRAY[$5::int], ARRAY[$6::int],
+             ARRAY[$7::int], interval '10 minutes')`,
+          [
+            `c-${number}-${ref}-${part}`,
+            from,
+            number,
+            `${ref}.${part} `,
+            ref,
+            total,
+            part,
+          ],
+        );
+      await Promise.all(
+        Array.from({ length: messages }, (_, ref) =>
+          Array.from({ length: total }, (_, i) => write(ref, total - i)),
+        ).flat(),
+      );
+      const stored = await inboundTo(number);
+      expect(stored).toHaveLength(messages);
+      for (const message of stored) {
+        const ref = message.body.split('.')[0];
+        expect(message).toMatchObject({
+          body: [1, 2, 3, 4, 5].map((p) => `${ref}.${p} `).join(''),
+          complete: true,
+          segments: total,
+        });
+      }
+      expect(await waitingParts(number)).toHaveLength(messages * total);
+      expect(
+        (await waitingParts(number)).every((p) => p.message_id !== null),
+      ).toBe(true);
+    },
+  );
 
   it('acknowledges a message to a number nobody holds, counts it and stores nothing', async () => {
     const nobody = `44700${randomInt(1e6, 1e7)}`;
