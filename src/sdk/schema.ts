@@ -113,6 +113,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhooks/vonage/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Vonage inbound SMS, as a query string (GET)
+     * @description Vonage calls this with its inbound SMS fields (msisdn, to, messageId, text, type, concat, concat-ref, concat-total, concat-part…; query string, form or JSON). Signed with sig and timestamp when VONAGE_SIGNATURE_SECRET is set, checked as for receipts. Answers 200 taken once stored, for a message already stored or to a number nobody holds too (dropped), so Vonage stops sending it; ignored for a binary message. 404 when VONAGE_API_KEY is not set.
+     */
+    get: operations['receiveVonageInboundQuery'];
+    put?: never;
+    /**
+     * Vonage inbound SMS, as a form or JSON (POST)
+     * @description Vonage calls this with its inbound SMS fields (msisdn, to, messageId, text, type, concat, concat-ref, concat-total, concat-part…; query string, form or JSON). Signed with sig and timestamp when VONAGE_SIGNATURE_SECRET is set, checked as for receipts. Answers 200 taken once stored, for a message already stored or to a number nobody holds too (dropped), so Vonage stops sending it; ignored for a binary message. 404 when VONAGE_API_KEY is not set.
+     */
+    post: operations['receiveVonageInbound'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/world-special/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * WORLD_SPECIAL gateway inbound SMS
+     * @description JSON {"id", "from", "to", "text"} with Authorization: Bearer WORLD_SPECIAL_TOKEN. Answers 200 taken once stored, for a message already stored or to a number nobody holds too (dropped).
+     */
+    post: operations['receiveWorldSpecialInbound'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhooks/world-special/dlr': {
     parameters: {
       query?: never;
@@ -616,7 +660,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Per delivery method: the last hour's messages by state, submit latency, bind state; the queue depth */
+    /** Per delivery method: the last hour's messages by state, submit latency, bind state, inbound messages; the queue depth */
     get: operations['adminGetOperations'];
     put?: never;
     post?: never;
@@ -2248,6 +2292,209 @@ export interface operations {
       };
       /** @description Not found, or not yours (code `not_found`) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests (code `rate_limited`): wait the Retry-After header’s seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  receiveVonageInboundQuery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Vonage inbound SMS, as a query string (GET) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "taken"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            status: 'taken' | 'ignored';
+          };
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests (code `rate_limited`): wait the Retry-After header’s seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  receiveVonageInbound: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Vonage inbound SMS, as a form or JSON (POST) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "taken"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            status: 'taken' | 'ignored';
+          };
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests (code `rate_limited`): wait the Retry-After header’s seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  receiveWorldSpecialInbound: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description WORLD_SPECIAL gateway inbound SMS */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "taken"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            status: 'taken' | 'ignored';
+          };
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -5380,7 +5627,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Per delivery method: the last hour's messages by state, submit latency, bind state; the queue depth */
+      /** @description Per delivery method: the last hour's messages by state, submit latency, bind state, inbound messages; the queue depth */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5409,7 +5656,11 @@ export interface operations {
            *             2,
            *             0,
            *             3
-           *           ]
+           *           ],
+           *           "inbound": {
+           *             "lastHour": 4,
+           *             "lastDay": 57
+           *           }
            *         }
            *       ],
            *       "backup": {
@@ -5447,6 +5698,10 @@ export interface operations {
               simulated: boolean;
               bound: boolean | null;
               perMinute: number[];
+              inbound: {
+                lastHour: number;
+                lastDay: number;
+              };
             }[];
             backup: {
               lastSuccessAt: string | null;
