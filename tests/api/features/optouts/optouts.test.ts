@@ -30,6 +30,7 @@ beforeAll(async () => {
     OPT_OUT_REPLY: 'Bye: reply START to come back',
     OPT_IN_REPLY: 'Welcome back',
     HELP_REPLY: 'Default help',
+    WORLD_SPECIAL_TOKEN: 'gateway-token',
   });
 });
 afterAll(async () => {
@@ -468,6 +469,45 @@ describe('keywords received', () => {
         `${plain}: Default help`,
       ].sort(),
     );
+    expect((await c.send(number)).status).toBe(201);
+  });
+
+  it('takes a STOP through the gateway’s inbound webhook (the one inbound writer) as well', async () => {
+    const c = await customer();
+    const number = phone();
+    const ours = await holdNumber(c.client.id);
+    const post = (text: string) =>
+      fetch(`${server.url}/api/webhooks/world-special/inbound`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer gateway-token',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          id: randomUUID(),
+          from: `+${number}`,
+          to: ours,
+          text,
+        }),
+      });
+    expect((await post('Quit')).status).toBe(200);
+    expect(await c.optOuts()).toEqual([
+      { number, source: 'keyword', dateCreated: expect.any(String) },
+    ]);
+    const refused = await c.send(number);
+    expect(refused.body.code).toBe('recipient_opted_out');
+    await eventually(
+      async () =>
+        (await c.http.get(`${c.base}/messages?recipient=${number}`)).body
+          .messages as { body: string; sender: string }[],
+      (messages) =>
+        messages.length === 1 &&
+        messages[0]!.body === 'Bye: reply START to come back' &&
+        messages[0]!.sender === ours,
+      { what: 'the STOP answered', timeout: 15_000 },
+    );
+    expect((await post('unstop')).status).toBe(200);
+    expect(await c.optOuts()).toEqual([]);
     expect((await c.send(number)).status).toBe(201);
   });
 
