@@ -511,6 +511,22 @@ describe('keywords received', () => {
     expect((await c.send(number)).status).toBe(201);
   });
 
+  it('keys a STOP from 00… by the digits a send sees (the international prefix dropped)', async () => {
+    const c = await customer();
+    const number = phone();
+    const ours = await holdNumber(c.client.id);
+    await receive(c.client.id, `00${number}`, ours, 'STOP', 'STOP');
+    expect((await c.optOuts()).map((o) => o.number)).toEqual([number]);
+    expect((await c.send(`+${number}`)).status).toBe(403);
+    await eventually(
+      async () =>
+        (await c.http.get(`${c.base}/messages?recipient=${number}`)).body
+          .total as number,
+      (total) => total === 1,
+      { what: 'the STOP answered at 44…', timeout: 15_000 },
+    );
+  });
+
   it('sends no reply without the balance to pay for it, and the opt-out holds all the same', async () => {
     const c = await customer('0');
     const number = phone();
