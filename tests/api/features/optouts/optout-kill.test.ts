@@ -33,7 +33,7 @@ afterAll(async () => {
   for (const drop of drops) await drop();
 });
 
-describe.skipIf(!onPostgres)('an opt-out and a kill -9', () => {
+describe.skipIf(!onPostgres)('an opt-out across nodes and a kill -9', () => {
   it('holds after the node that took the STOP is killed, and the reply still goes out once', async () => {
     const database = await freshDatabaseUrl();
     drops.push(() => database.drop());
@@ -109,5 +109,26 @@ describe.skipIf(!onPostgres)('an opt-out and a kill -9', () => {
       body: 'You have been unsubscribed and will receive no more messages. Reply START to subscribe again.',
     });
     expect((await http.get(`${base}/balances/default`)).body.amount).toBe(0.95);
-  }, 120_000);
+
+    // Every node at once: opted out on one node, refused on another by the very next send;
+    // ended there, sent again on the first.
+    const third = await spawnServer(env);
+    servers.push(third);
+    const other = userHttp(third.url, owner);
+    const number = `4477008${randomInt(10 ** 5, 10 ** 6)}`;
+    expect((await http.put(`${base}/optouts/${number}`)).status).toBe(200);
+    const elsewhere = await other.post(`${base}/messages/sms`, {
+      sender: 'Shop',
+      recipient: number,
+      body: 'Hello',
+    });
+    expect(elsewhere.status).toBe(403);
+    expect((await other.delete(`${base}/optouts/${number}`)).status).toBe(204);
+    const back = await http.post(`${base}/messages/sms`, {
+      sender: 'Shop',
+      recipient: number,
+      body: 'Hello',
+    });
+    expect(back.status).toBe(201);
+  }, 150_000);
 });
