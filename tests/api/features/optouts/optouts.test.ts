@@ -527,6 +527,43 @@ describe('keywords received', () => {
     );
   });
 
+  it('counts replies against the client’s messages a second: a throttled one is sent later, not lost', async () => {
+    const c = await customer();
+    const paced = await adminHttp(server.url).put(
+      `/api/admin/clients/${c.client.id}/limits`,
+      { maxMessagesPerSecond: 1 },
+    );
+    expect(paced.status).toBe(200);
+    const ours = await holdNumber(c.client.id);
+    const senders = [phone(), phone(), phone()];
+    await server.app.db.query(
+      `INSERT INTO inbound_messages (client_id, method, from_number, to_number, body,
+                                     encoding, segments, keyword)
+       SELECT $1, 'MELROSE_SMPP', s, $2, 'HELP', 'GSM-7', 1, 'HELP'
+       FROM unnest($3::text[]) AS s`,
+      [c.client.id, ours, senders],
+    );
+    const replies = await eventually(
+      async () =>
+        (await c.http.get(`${c.base}/messages?state=DELIVERED`)).body
+          .messages as { recipient: string; body: string }[],
+      (messages) => messages.length === 3,
+      { what: 'three HELPs answered at one a second', timeout: 30_000 },
+    );
+    expect(replies.map((m) => m.recipient).sort()).toEqual([...senders].sort());
+    expect(new Set(replies.map((m) => m.body))).toEqual(
+      new Set(['Default help']),
+    );
+    expect(await c.balance()).toBe(9.85);
+    // At most one a second: some reply's job was handed back and retried.
+    const [retried] = await server.app.db.query<{ n: number }>(
+      `SELECT max(retry_count)::int AS n FROM pgboss.job
+       WHERE name = 'keyword-reply' AND data->>'clientId' = $1`,
+      [c.client.id],
+    );
+    expect(retried!.n).toBeGreaterThan(0);
+  });
+
   it('sends no reply without the balance to pay for it, and the opt-out holds all the same', async () => {
     const c = await customer('0');
     const number = phone();
