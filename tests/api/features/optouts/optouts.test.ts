@@ -440,6 +440,19 @@ describe('keywords received', () => {
     );
     expect(replies[0]!.n).toBe(1);
     expect(await c.balance()).toBe(9.95);
+    // Opted out, the number may still ask for HELP, and is answered.
+    await receive(c.client.id, number, ours, 'HELP', 'HELP');
+    await eventually(
+      async () =>
+        (await c.http.get(`${c.base}/messages?recipient=${number}`)).body
+          .messages as { body: string; state: string }[],
+      (messages) =>
+        messages.some(
+          (m) => m.body === 'Default help' && m.state === 'DELIVERED',
+        ),
+      { what: 'HELP answered while opted out', timeout: 15_000 },
+    );
+    expect(await c.balance()).toBe(9.9);
     await expectLedgerBalanced(server);
   });
 
