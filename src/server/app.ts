@@ -88,6 +88,9 @@ export async function buildApp(
   deps.deliveryWake.onSend((state, messages) =>
     metrics.accepted(state, messages),
   );
+  deps.optOutCount.listen((source, count) =>
+    metrics.delivery.optOuts(source, count),
+  );
   deps.inbound.observe(metrics.inbound);
   // Every node: whichever sweeps first stores an overdue message (settleDeps stops it).
   deps.inbound.start(inboundSweepMs);

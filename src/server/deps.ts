@@ -15,6 +15,7 @@ import type { Db } from './db/client.ts';
 import type { Listener } from './db/listen.ts';
 import { ReceiptInbox } from './delivery/receipt-inbox.ts';
 import { Waker } from './delivery/waker.ts';
+import { OptOutCount } from './inbound/opt-out-count.ts';
 import { InboundInbox } from './inbound/inbox.ts';
 
 /** What route plugins and services are built from: created once by buildApp. */
@@ -44,6 +45,8 @@ export interface Deps {
   deliveryWake: Waker;
   /** Where the providers' webhooks hand receipts (this node's workers, or straight to SQL). */
   deliveryReceipts: ReceiptInbox;
+  /** Told of each number opted out through the API (sms_optouts_total{source="api"}). */
+  optOutCount: OptOutCount;
   /**
    * The one inbound writer: every method's receiver (the SMPP bind, the inbound webhooks) hands
    * it what it received. Sweeps the overdue parts of concatenated messages (started by the app).
@@ -95,6 +98,7 @@ export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
     ),
     deliveryWake: new Waker(),
     deliveryReceipts: new ReceiptInbox(db),
+    optOutCount: new OptOutCount(),
     inbound: new InboundInbox(db, log),
   };
 }

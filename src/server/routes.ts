@@ -29,6 +29,10 @@ import {
   messagesRoutes,
 } from './features/messages/routes.ts';
 import { adminOperationsRoutes } from './features/operations/admin-routes.ts';
+import {
+  adminOptOutsRoutes,
+  optOutsRoutes,
+} from './features/optouts/routes.ts';
 import { operationsRoutes } from './features/operations/routes.ts';
 import { adminRolesRoutes } from './features/roles/routes.ts';
 import { adminPricesRoutes } from './features/prices/admin-routes.ts';
@@ -71,6 +75,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           await admin.register(adminPricesRoutes(deps));
           await admin.register(adminNumbersRoutes(deps));
           await admin.register(adminInboundRoutes(deps));
+          await admin.register(adminOptOutsRoutes(deps));
         },
         { prefix: '/admin' },
       );
@@ -83,6 +88,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
       await scope.register(batchesRoutes(deps));
       await scope.register(numbersRoutes(deps));
       await scope.register(inboundRoutes(deps));
+      await scope.register(optOutsRoutes(deps));
     });
 
     await api.register(async (scope) => {

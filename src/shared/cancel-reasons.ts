@@ -1,8 +1,9 @@
 /**
  * A CANCELED message's `error`: who or what cancelled it (CONTRACT "Destinations", "Stopping
- * traffic": "its error naming the reason"). The re-check at release writes its own three
+ * traffic": "its error naming the reason"). The re-check at release writes its own four
  * reasons in migrations/functions/cancel_stopped_messages.sql (the client's deletion, a blocked
- * destination, a destination outside allowedPrefixes); the SQL keeps those words, these are the
+ * destination, a destination outside allowedPrefixes, an opted-out recipient, also written by
+ * opt_out_numbers); the SQL keeps those words, these are the
  * ones the calls hand to cancel_untaken_messages. cancel_messages (a scheduled single send's
  * cancel) writes OWNER's words itself.
  */

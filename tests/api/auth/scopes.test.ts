@@ -33,6 +33,10 @@ const CLIENT_CALLS = [
   'GET /api/clients/:clientId/inbound/:id',
   'GET /api/clients/:clientId/conversations',
   'GET /api/clients/:clientId/conversations/:number',
+  'GET /api/clients/:clientId/optouts',
+  'GET /api/clients/:clientId/optouts.csv',
+  'PUT /api/clients/:clientId/optouts/:number',
+  'DELETE /api/clients/:clientId/optouts/:number',
 ];
 
 /** Reads the same for every caller, naming no client (signed-in scope): API clients too. */

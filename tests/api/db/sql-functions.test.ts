@@ -1,5 +1,5 @@
 // @also-on-pglite: the function files applied and each transition run on PGlite (PostgreSQL 18) too, not only on the server of TEST_DATABASE_URL.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -965,5 +965,99 @@ describe('the one inbound writer', () => {
       "SELECT * FROM store_overdue_inbound(interval '10 minutes', interval '5 minutes')",
     );
     expect(await parts()).toEqual([{ reference: 2, joined: false }]);
+  });
+});
+
+describe('opt-outs (issue 32), one transition a test', () => {
+  const RECIPIENT = '447700900123';
+  const optOut = (clientId: string, source: 'keyword' | 'api') =>
+    db.query<{ source: string; taken: boolean; canceled: number }>(
+      `SELECT source, taken, canceled
+       FROM opt_out_numbers(ARRAY[$1::uuid], ARRAY[$2::text], $3)`,
+      [clientId, RECIPIENT, source],
+    );
+
+  it('opt_out_numbers: the row, a keyword one taking over an api one, the SCHEDULED to it CANCELED and refunded once', async () => {
+    const world = await client();
+    const scheduled = await world.message('SCHEDULED', {
+      sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const accepted = await world.message('ACCEPTED');
+    expect(await optOut(world.clientId, 'api')).toEqual([
+      { source: 'api', taken: true, canceled: 1 },
+    ]);
+    expect(await world.states([scheduled, accepted])).toEqual([
+      'CANCELED',
+      'ACCEPTED',
+    ]);
+    expect(await world.refunds()).toEqual([
+      { message_id: scheduled, amount: '0.0500', balance_after: '10.0500' },
+    ]);
+    // The recipient's own STOP takes it over; the client's PUT then leaves it keyword.
+    expect(await optOut(world.clientId, 'keyword')).toEqual([
+      { source: 'keyword', taken: true, canceled: 0 },
+    ]);
+    expect(await optOut(world.clientId, 'api')).toEqual([
+      { source: 'keyword', taken: false, canceled: 0 },
+    ]);
+    expect(await world.refunds()).toHaveLength(1);
+    // A client deleted meanwhile: nothing written.
+    expect(await optOut(randomUUID(), 'api')).toEqual([]);
+  });
+
+  it('inbound_messages_keywords: the later of a STOP and a START decides; one reply job per keyword', async () => {
+    const world = await client();
+    const sender = `4477${randomInt(1e7, 1e8)}`;
+    const jobs = async () =>
+      (
+        await db.query<{ keyword: string; opted_out: boolean }>(
+          `SELECT data->>'keyword' AS keyword, (data->>'optedOut')::boolean AS opted_out
+           FROM pgboss.job WHERE name = 'keyword-reply' AND data->>'clientId' = $1
+           ORDER BY data->>'keyword'`,
+          [world.clientId],
+        )
+      ).map((j) => `${j.keyword}${j.opted_out ? ' (opted out)' : ''}`);
+    const insert = (rows: [string, string | null, number][]) =>
+      db.query(
+        `INSERT INTO inbound_messages (client_id, method, from_number, to_number, body,
+                                       encoding, segments, keyword, date_received)
+         SELECT $1, 'MELROSE_SMPP', $2, '12345', r.body, 'GSM-7', 1, r.keyword,
+                now() + make_interval(secs => r.at)
+         FROM jsonb_to_recordset($3::jsonb) AS r(body text, keyword text, at int)`,
+        [
+          world.clientId,
+          sender,
+          JSON.stringify(
+            rows.map(([body, keyword, at]) => ({ body, keyword, at })),
+          ),
+        ],
+      );
+    const rows = () =>
+      db.query<{ source: string }>(
+        'SELECT source FROM optouts WHERE client_id = $1 AND number = $2',
+        [world.clientId, sender],
+      );
+
+    await insert([['Hello', null, 0]]);
+    expect(await jobs()).toEqual([]);
+    await insert([
+      ['STOP', 'STOP', 0],
+      ['START', 'START', 1],
+    ]);
+    expect(await rows()).toEqual([]);
+    expect(await jobs()).toEqual(['START', 'STOP']);
+    await insert([
+      ['START', 'START', 0],
+      ['stop', 'STOP', 1],
+      ['help', 'HELP', 2],
+    ]);
+    expect(await rows()).toEqual([{ source: 'keyword' }]);
+    expect(await jobs()).toEqual([
+      'HELP',
+      'START',
+      'START',
+      'STOP',
+      'STOP (opted out)',
+    ]);
   });
 });

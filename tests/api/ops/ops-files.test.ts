@@ -183,6 +183,7 @@ describe('ops/grafana-dashboard.json', () => {
       'build_info',
       'sms_inbound_total',
       'sms_inbound_unrouted_total',
+      'sms_optouts_total',
     ]) {
       expect(names, wanted).toContain(wanted);
     }
