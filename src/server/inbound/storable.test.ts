@@ -24,11 +24,15 @@ describe('storableInbound', () => {
     expect(storableInbound(part())).toEqual({ part: part() });
   });
 
-  it('drops a leading + and spaces of the numbers; keeps an alphanumeric sender', () => {
+  it('drops a leading + or 00 and spaces of the numbers; keeps an alphanumeric sender', () => {
     const stored = storableInbound(
       part({ from: ' +44 7700 900123 ', to: '+447700900000' }),
     );
     expect(stored).toEqual({ part: part() });
+    // The international prefix 00 goes too: the sender's digits are a send's recipient's.
+    expect(storableInbound(part({ from: '0044 7700 900123' }))).toEqual({
+      part: part(),
+    });
     expect(storableInbound(part({ from: 'MyBank' }))).toEqual({
       part: part({ from: 'MyBank' }),
     });

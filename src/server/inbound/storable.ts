@@ -59,8 +59,8 @@ function concatProblem(
 }
 
 /**
- * The part as the writer stores it, or why it cannot be stored. `from` loses a leading `+` (a
- * number's digits, or an alphanumeric sender as it is), `to` must be a number of 3 to 15
+ * The part as the writer stores it, or why it cannot be stored. `from` loses a leading `+` or
+ * `00` (a number's digits, or an alphanumeric sender as it is), `to` must be a number of 3 to 15
  * digits, the provider's id and the text are made storable (providerId, storableText: control
  * characters but TAB and LF removed, lone surrogates replaced), a "concatenated" message of one
  * part is a whole message.
@@ -78,7 +78,11 @@ export function storableInbound(part: InboundPart): StorableInbound {
   if (!NUMBER.test(to))
     return { problem: 'to must be a number of 3 to 15 digits' };
   const sender = storableText(part.from.trim(), part.from.length);
-  const from = /^\+?[0-9 ]+$/.test(sender) ? digitsOf(sender) : sender;
+  // A number's digits as a send's recipient has them (CONTRACT "Recipient digits": a leading
+  // `00` is the international prefix), so opt-outs and conversations meet the sends.
+  const from = /^\+?[0-9 ]+$/.test(sender)
+    ? digitsOf(sender).replace(/^00/, '')
+    : sender;
   if (from === '') return { problem: 'from is missing' };
   if (
     from.length > MAX_INBOUND_SENDER ||
