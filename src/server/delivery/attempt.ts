@@ -85,6 +85,7 @@ export async function attemptDelivery(
         to: row.recipient,
         text: row.body,
         encoding: row.encoding,
+        lane: row.clientId,
       });
       observer.submitted?.(method, (performance.now() - started) / 1000);
       if (outcome.kind === 'submitted') {

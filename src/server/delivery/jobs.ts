@@ -15,17 +15,39 @@ export const DELIVERY_BATCH_SIZE = 100;
 
 type DeliveryJob = JobWithMetadata<{ messageId: string }>;
 
+/**
+ * The highest lane round among fetched jobs (a ranked job's priority is minus its round,
+ * migrations/031-fair-delivery.sql), or null when none is ranked (a scheduled message's release
+ * job, priority 1; a job queued before 031, priority 0).
+ */
+export function highestRound(
+  jobs: readonly { priority: number }[],
+): number | null {
+  let round: number | null = null;
+  for (const { priority } of jobs) {
+    if (priority < 0 && (round === null || -priority > round))
+      round = -priority;
+  }
+  return round;
+}
+
 /** One fetched batch: each job's result, a job that threw failing alone. */
 export async function handleJobs(
   db: Db,
   ctx: AttemptContext,
-  jobs: DeliveryJob[],
+  fetched: DeliveryJob[],
 ) {
-  const rows = await repo.loadForDelivery(
-    db,
-    jobs.map((job) => job.data.messageId),
-    jobs.map((job) => job.id),
-  );
+  // The fetch returns its jobs in no particular order: earlier rounds are submitted first.
+  const jobs = [...fetched].sort((a, b) => b.priority - a.priority);
+  const round = highestRound(jobs);
+  const [rows] = await Promise.all([
+    repo.loadForDelivery(
+      db,
+      jobs.map((job) => job.data.messageId),
+      jobs.map((job) => job.id),
+    ),
+    round === null ? null : repo.advanceDeliveryRound(db, round),
+  ]);
   const released = rows.filter((row) => row.released).length;
   if (released > 0) ctx.observer.messages?.('ACCEPTED', released);
   // The release's re-check stopped these (CONTRACT "Stopping traffic"): CANCELED and refunded.

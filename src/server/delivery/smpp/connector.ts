@@ -35,6 +35,7 @@ import type {
   ReceivingConnector,
   SubmitOutcome,
 } from '../types.ts';
+import { FairQueue } from '../fair-queue.ts';
 import { storableOutcome, storableReceipt } from '../provider-text.ts';
 import { BindSession } from './bind-session.ts';
 import { FlowControl, realClock } from './flow-control.ts';
@@ -138,7 +139,11 @@ class SmppConnector implements ReceivingConnector {
   readonly #flow: FlowControl;
 
   readonly #pending = new Set<Pending>();
-  #queue: Part[] = [];
+  /**
+   * Parts waiting for the window and rate cap, one lane per client taking turns (fair delivery):
+   * a client's backlog already in memory does not hold back another client's message.
+   */
+  readonly #queue = new FairQueue<Part>();
   readonly #inFlight = new Map<number, InFlight>();
   #reference = Math.floor(Math.random() * 256);
 
@@ -239,8 +244,10 @@ class SmppConnector implements ReceivingConnector {
         timer: setTimeout(() => this.#onPendingTimeout(pending, wait), wait),
       };
       this.#pending.add(pending);
+      // A message with no lane (tests, a re-drive) shares one.
+      const lane = sms.lane ?? '';
       encoded.shortMessages.forEach((shortMessage, index) => {
-        this.#queue.push({
+        this.#queue.push(lane, {
           pending,
           index,
           params: {
@@ -304,7 +311,7 @@ class SmppConnector implements ReceivingConnector {
     for (const pending of [...this.#pending]) {
       this.#finish(pending, { kind: 'retry', error: 'SMPP connector closed' });
     }
-    this.#queue = [];
+    this.#queue.clear();
     this.#closed = this.#bind.close();
     return this.#closed;
   }
@@ -327,7 +334,7 @@ class SmppConnector implements ReceivingConnector {
       // Sent and not answered: the SMSC may have taken it before the drop.
       part.pending.maybeTaken = true;
     }
-    this.#queue = [...outstanding, ...this.#queue];
+    this.#queue.pushFront(outstanding);
     return outstanding.length;
   }
 
@@ -387,7 +394,7 @@ class SmppConnector implements ReceivingConnector {
     if (!this.#bind.isUp() || !session || this.#closing) return;
     if (this.#flow.paused()) return;
     while (this.#flow.hasRoom(this.#inFlight.size) && this.#queue.length > 0) {
-      const part = this.#queue[0]!;
+      const part = this.#queue.peek()!;
       if (part.pending.done) {
         this.#queue.shift();
         continue;
@@ -395,7 +402,7 @@ class SmppConnector implements ReceivingConnector {
       if (!this.#flow.take()) return;
       this.#queue.shift();
       if (!this.#send(session, part)) {
-        this.#queue.unshift(part);
+        this.#queue.pushFront([part]);
         session.destroy(); // not writable: the close handler rebinds
         return;
       }
@@ -446,10 +453,10 @@ class SmppConnector implements ReceivingConnector {
     } else if (THROTTLE_STATUSES.has(status)) {
       this.#throttle(status);
       pending.lastError = `throttled: ${describeStatus(status)}`;
-      if (!pending.done) this.#queue.unshift(part);
+      if (!pending.done) this.#queue.pushFront([part]);
     } else if (status === ESME_RINVBNDSTS) {
       pending.lastError = `SMSC says not bound: ${describeStatus(status)}`;
-      if (!pending.done) this.#queue.unshift(part);
+      if (!pending.done) this.#queue.pushFront([part]);
       this.#log.warn({}, 'SMSC answered ESME_RINVBNDSTS: rebinding');
       session.destroy();
       return;
