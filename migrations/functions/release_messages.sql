@@ -90,8 +90,9 @@ BEGIN
         WITH d AS (
           SELECT t.id, gen_random_uuid() AS job_id FROM unnest(c.fresh) AS t(id)
         ), waiting AS (
+          -- A second job of the same message racing this one finds it held and leaves it.
           UPDATE messages m SET waiting_job = d.job_id
-          FROM d WHERE m.id = d.id AND m.state = 'SCHEDULED'
+          FROM d WHERE m.id = d.id AND m.state = 'SCHEDULED' AND m.waiting_job IS NULL
           RETURNING m.id, d.job_id
         )
         SELECT COALESCE(array_agg(wt.id), '{}'), COALESCE(array_agg(wt.job_id), '{}')

@@ -75,7 +75,8 @@ export async function attemptDelivery(
       route,
       simulated: entry.simulated,
     };
-    const release = await entry.slots?.acquire();
+    // Waiting for a slot, the message takes its turn in its client's lane (fair delivery).
+    const release = await entry.slots?.acquire(undefined, row.clientId);
     let outcome;
     try {
       const started = performance.now();

@@ -35,7 +35,7 @@ import type {
   ReceivingConnector,
   SubmitOutcome,
 } from '../types.ts';
-import { FairQueue } from '../fair-queue.ts';
+import { FairQueue } from '../../fair-queue.ts';
 import { storableOutcome, storableReceipt } from '../provider-text.ts';
 import { BindSession } from './bind-session.ts';
 import { FlowControl, realClock } from './flow-control.ts';

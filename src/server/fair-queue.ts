@@ -1,10 +1,10 @@
 /**
  * A queue of lanes served in turn (round robin, one item a turn), for what a node holds in memory
- * in front of a provider (the SMPP bind's submits waiting for its window and rate cap): the jobs
- * a worker fetched are all in memory at once, so a client's backlog fetched a moment earlier
- * would otherwise sit ahead of another client's new message (CONTRACT "Fair delivery"). Within a
- * lane, first in first out; items put back to the front (submits to send again after a rebind)
- * go before every lane, in their order.
+ * in front of a provider (the SMPP bind's submits waiting for its window and rate cap, callers
+ * waiting for a Semaphore's slot): the jobs a worker fetched are all in memory at once, so a
+ * client's backlog fetched a moment earlier would otherwise sit ahead of another client's new
+ * message (CONTRACT "Fair delivery"). Within a lane, first in first out; items put back to the
+ * front (submits to send again after a rebind) go before every lane, in their order.
  */
 export class FairQueue<T> {
   /** Put back to the front: served before the lanes. */
