@@ -2,7 +2,12 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { nothingWithin } from '../../../tests/support/eventually.ts';
 import type { Db } from '../db/client.ts';
-import { highestRound, servedRounds } from './jobs.ts';
+import {
+  DELIVERY_BATCH_SIZE,
+  deliveryBatchSize,
+  highestRound,
+  servedRounds,
+} from './jobs.ts';
 
 /** A database that records the rounds advance_delivery_round is given. */
 function recordingDb() {
@@ -24,6 +29,16 @@ describe('highestRound', () => {
     ).toBe(7);
     expect(highestRound([{ priority: 1 }, { priority: 0 }])).toBeNull();
     expect(highestRound([])).toBeNull();
+  });
+});
+
+describe('deliveryBatchSize', () => {
+  it('is about a second of a capped SMPP bind, at least 10, at most the usual batch', () => {
+    expect(deliveryBatchSize(null)).toBe(DELIVERY_BATCH_SIZE);
+    expect(deliveryBatchSize(undefined)).toBe(DELIVERY_BATCH_SIZE);
+    expect(deliveryBatchSize(50)).toBe(50);
+    expect(deliveryBatchSize(2.4)).toBe(10);
+    expect(deliveryBatchSize(1000)).toBe(DELIVERY_BATCH_SIZE);
   });
 });
 
