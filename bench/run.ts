@@ -18,6 +18,7 @@ const BENCHES = [
   'sms',
   'web',
   'delivery',
+  'fairness',
   'batch',
   'search',
   'engine',

@@ -28,7 +28,8 @@ $$;
 -- batch's ACCEPTED ones not yet counted whose client has a limit), and whose waiting job, if
 -- any, is one of these jobs (a job handed back after a crash finds a newer one in charge and
 -- leaves the message to it). Per client, in client order (the window rows locked in one order by
--- every node): the messages of a client without a limit all go; those of a client with one
+-- every node): the messages of a client without a limit all go (a due scheduled send through a
+-- new job ranked in its client's lane, fair delivery 031); those of a client with one
 -- (a batch's, and scheduled single sends: counted when accepted, and again here, since what the
 -- limit bounds is the hand-over to providers, issue 30 finding 4: twelve sends saved up over
 -- six seconds went out in one millisecond), as many as the current second has room for, booked
@@ -78,7 +79,30 @@ BEGIN
     ORDER BY 1, 2
   LOOP
     IF c.lim IS NULL THEN
-      RETURN QUERY SELECT * FROM release_now(c.booked || c.fresh, now());
+      -- Those whose ranked job this is go now.
+      RETURN QUERY SELECT * FROM release_now(c.booked, now());
+      -- Fair delivery (031): the others are due scheduled sends whose job only releases them.
+      -- Delivering them here would put a client's whole scheduled backlog ahead of every lane
+      -- (their jobs were queued before anything waiting now); each gets a job ranked in its
+      -- client's lane now instead (enqueue_delivery_jobs), starting at once, and this job
+      -- completes with nothing sent. Still SCHEDULED until that job releases it.
+      IF cardinality(c.fresh) > 0 THEN
+        WITH d AS (
+          SELECT t.id, gen_random_uuid() AS job_id FROM unnest(c.fresh) AS t(id)
+        ), waiting AS (
+          -- A second job of the same message racing this one finds it held and leaves it.
+          UPDATE messages m SET waiting_job = d.job_id
+          FROM d WHERE m.id = d.id AND m.state = 'SCHEDULED' AND m.waiting_job IS NULL
+          RETURNING m.id, d.job_id
+        )
+        SELECT COALESCE(array_agg(wt.id), '{}'), COALESCE(array_agg(wt.job_id), '{}')
+        INTO v_ids, v_jobs
+        FROM waiting wt;
+        PERFORM enqueue_delivery_jobs(v_jobs, v_ids,
+                                      array_fill(now(), ARRAY[cardinality(v_ids)]));
+        RETURN QUERY SELECT t.id, 'SCHEDULED'::text, t.job, false, true
+                     FROM unnest(v_ids, v_jobs) AS t(id, job);
+      END IF;
       CONTINUE;
     END IF;
 

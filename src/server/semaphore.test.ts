@@ -38,6 +38,33 @@ describe('Semaphore', () => {
     await expect(gate.acquire(controller.signal)).rejects.toThrow('closing');
   });
 
+  it('serves waiters lane by lane in turn: a lane with a backlog does not hold back another', async () => {
+    const gate = new Semaphore(1);
+    const held = await gate.acquire();
+    const order: string[] = [];
+    const wait = (lane: string, name: string) =>
+      gate.acquire(undefined, lane).then((release) => {
+        order.push(name);
+        release();
+      });
+    const all = [
+      wait('a', 'a1'),
+      wait('a', 'a2'),
+      wait('a', 'a3'),
+      wait('b', 'b1'),
+    ];
+    // An aborted waiter is skipped when its turn comes.
+    const controller = new AbortController();
+    const cut = gate.acquire(controller.signal, 'c');
+    controller.abort(new Error('closing'));
+    await expect(cut).rejects.toThrow('closing');
+    expect(gate.waiting).toBe(4);
+    held();
+    await Promise.all(all);
+    expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
+    expect([gate.active, gate.waiting]).toEqual([0, 0]);
+  });
+
   it('refuses a limit below one', () => {
     expect(() => new Semaphore(0)).toThrow(
       'concurrency must be an integer ≥ 1',

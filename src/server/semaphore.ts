@@ -1,12 +1,23 @@
+import { FairQueue } from './fair-queue.ts';
+
+interface Waiter {
+  wake(): void;
+  /** Aborted: skipped when its turn comes. */
+  gone: boolean;
+}
+
 /**
- * A counting semaphore: at most `limit` holders, the others wait in arrival order. The one
- * semaphore of the server: KDF runs (auth/passwords.ts), requests to an HTTP provider and
- * messages submitted but not yet recorded (delivery).
+ * A counting semaphore: at most `limit` holders, the others wait in arrival order, or, when
+ * callers name a lane (delivery: the message's client), one lane per name served in turn, so one
+ * client's backlog does not hold back another's message (fair delivery). The one semaphore of
+ * the server: KDF runs (auth/passwords.ts), requests to an HTTP provider and messages submitted
+ * but not yet recorded (delivery).
  */
 export class Semaphore {
   readonly #limit: number;
   #active = 0;
-  #waiters: (() => void)[] = [];
+  readonly #waiters = new FairQueue<Waiter>();
+  #waiting = 0;
 
   constructor(limit: number) {
     if (!Number.isInteger(limit) || limit < 1) {
@@ -26,14 +37,14 @@ export class Semaphore {
 
   /** Callers waiting for a slot. */
   get waiting(): number {
-    return this.#waiters.length;
+    return this.#waiting;
   }
 
   /**
    * Resolves with a release function (calling it twice releases once) once a slot is free;
-   * rejects if `signal` aborts first.
+   * rejects if `signal` aborts first. Waiting, it takes its turn in `lane`.
    */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  acquire(signal?: AbortSignal, lane = ''): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const once = () => {
       let released = false;
@@ -41,7 +52,7 @@ export class Semaphore {
         if (released) return;
         released = true;
         this.#active -= 1;
-        this.#waiters.shift()?.();
+        this.#wakeNext();
       };
     };
     if (this.#active < this.#limit) {
@@ -49,17 +60,32 @@ export class Semaphore {
       return Promise.resolve(once());
     }
     return new Promise((resolve, reject) => {
-      const wake = () => {
-        signal?.removeEventListener('abort', onAbort);
-        this.#active += 1;
-        resolve(once());
+      const waiter: Waiter = {
+        wake: () => {
+          signal?.removeEventListener('abort', onAbort);
+          this.#active += 1;
+          resolve(once());
+        },
+        gone: false,
       };
       const onAbort = () => {
-        this.#waiters = this.#waiters.filter((w) => w !== wake);
+        waiter.gone = true;
+        this.#waiting -= 1;
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.push(wake);
+      this.#waiters.push(lane, waiter);
+      this.#waiting += 1;
     });
+  }
+
+  /** A slot came free: the next waiter still waiting takes it. */
+  #wakeNext(): void {
+    for (let next = this.#waiters.shift(); next; next = this.#waiters.shift()) {
+      if (next.gone) continue;
+      this.#waiting -= 1;
+      next.wake();
+      return;
+    }
   }
 }

@@ -75,6 +75,7 @@ function setup(
 function row(overrides: Partial<DeliveryRow> = {}): DeliveryRow {
   return {
     id: 'm1',
+    clientId: 'c1',
     state: 'ACCEPTED',
     sender: 'Shop',
     recipient: '+447700900001',
@@ -108,6 +109,7 @@ describe('attemptDelivery', () => {
         to: '+447700900001',
         text: 'hello',
         encoding: 'GSM-7',
+        lane: 'c1',
       },
     ]);
     expect(t.written).toEqual([

@@ -75,7 +75,8 @@ export async function attemptDelivery(
       route,
       simulated: entry.simulated,
     };
-    const release = await entry.slots?.acquire();
+    // Waiting for a slot, the message takes its turn in its client's lane (fair delivery).
+    const release = await entry.slots?.acquire(undefined, row.clientId);
     let outcome;
     try {
       const started = performance.now();
@@ -85,6 +86,7 @@ export async function attemptDelivery(
         to: row.recipient,
         text: row.body,
         encoding: row.encoding,
+        lane: row.clientId,
       });
       observer.submitted?.(method, (performance.now() - started) / 1000);
       if (outcome.kind === 'submitted') {

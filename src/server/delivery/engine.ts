@@ -15,7 +15,11 @@ import type { AttemptContext } from './attempt.ts';
 import { startCallbackWorker } from './callbacks/worker.ts';
 import { bindsOf, connectorsFor, simulatedMethods } from './connectors.ts';
 import { startExpiry } from './expiry.ts';
-import { reclaimOrphanedJobs, startDeliveryWorkers } from './jobs.ts';
+import {
+  deliveryBatchSize,
+  reclaimOrphanedJobs,
+  startDeliveryWorkers,
+} from './jobs.ts';
 import { OUTAGE_FAILOVER_MS, type PolicyLimits } from './policy.ts';
 import {
   CALLBACK_QUEUE,
@@ -107,7 +111,13 @@ export async function startDelivery(
     // pg-boss's first backoff: at least the retry delay, and at least 1 s.
     retryIn: () => laterIn(Math.max(limits.retryDelaySeconds, 1)),
   };
-  const wake = await startDeliveryWorkers(boss, db, ctx, config.workers);
+  const wake = await startDeliveryWorkers(
+    boss,
+    db,
+    ctx,
+    config.workers,
+    deliveryBatchSize(config.smpp?.maxTps),
+  );
   options.wake.listen(wake);
   wakers.set(DELIVERY_QUEUE, wake);
   const callbacks = startCallbackWorker({

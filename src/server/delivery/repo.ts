@@ -6,6 +6,8 @@ import type { DeliveryMethod, Encoding, FinalState } from './types.ts';
 
 export interface DeliveryRow {
   id: string;
+  /** Its client: the lane it takes turns in (fair delivery). */
+  clientId: string;
   state: string;
   sender: string;
   recipient: string;
@@ -51,7 +53,7 @@ export async function loadForDelivery(
 ): Promise<DeliveryRow[]> {
   return q.query<DeliveryRow>(
     `WITH released AS (SELECT * FROM release_messages($1::uuid[], $2::uuid[]))
-     SELECT m.id, COALESCE(r.state, m.state) AS state,
+     SELECT m.id, m.client_id AS "clientId", COALESCE(r.state, m.state) AS state,
        COALESCE(r.released AND r.scheduled, false) AS released,
        COALESCE(r.state = 'CANCELED', false) AS stopped,
        m.sender, m.recipient, m.body, m.encoding, m.route,
@@ -169,6 +171,18 @@ export async function failMessages(
     [ids],
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * A worker fetched jobs up to lane round `round` (fair delivery: a job's priority is minus its
+ * round, migrations/031): new messages of idle clients are ranked after it
+ * (advance_delivery_round). Its own statement: the clock's one row is locked only this long.
+ */
+export async function advanceDeliveryRound(
+  q: Queryable,
+  round: number,
+): Promise<void> {
+  await q.query('SELECT advance_delivery_round($1::bigint)', [round]);
 }
 
 /** Queues delivery jobs again (tests of duplicate jobs; an operator's manual re-drive). */

@@ -23,6 +23,11 @@ export interface OutgoingSms {
   text: string;
   /** As counted by src/shared/sms.ts countSms: it decides the split and the price. */
   encoding: Encoding;
+  /**
+   * Whose turn it takes where a connector queues submits (its client's id): lanes are served in
+   * turn (fair delivery, fair-queue.ts). Unset: one shared lane.
+   */
+  lane?: string;
 }
 
 export type SubmitOutcome =

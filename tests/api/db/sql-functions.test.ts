@@ -440,7 +440,7 @@ describe('the transitions, one a test', () => {
     expect(await fine.amount()).toBe('10.0500');
   });
 
-  it('release_messages: SCHEDULED → ACCEPTED when its sendAt has come; not before, not once canceled', async () => {
+  it('release_messages: SCHEDULED → ACCEPTED when its sendAt has come, by a job ranked in its lane; not before, not once canceled', async () => {
     const world = await client();
     const due = await world.message('SCHEDULED', {
       sendAt: new Date(Date.now() - 1000).toISOString(),
@@ -451,10 +451,35 @@ describe('the transitions, one a test', () => {
     const canceled = await world.message('CANCELED', {
       sendAt: new Date(Date.now() - 1000).toISOString(),
     });
+    // The job that started at sendAt hands the due one to a new job ranked in its client's lane
+    // (fair delivery, 031): still SCHEDULED, held by that job.
+    const handed = await db.query<{ message_id: string; waiting_job: string }>(
+      `SELECT message_id, state, waiting_job, released, scheduled
+       FROM release_messages($1::uuid[], $2::uuid[])`,
+      [[due, notYet, canceled], [randomUUID()]],
+    );
+    expect(handed).toEqual([
+      {
+        message_id: due,
+        state: 'SCHEDULED',
+        waiting_job: expect.any(String),
+        released: false,
+        scheduled: true,
+      },
+    ]);
+    const job = handed[0]!.waiting_job;
+    const [ranked] = await db.query<{ priority: number; due: boolean }>(
+      `SELECT priority, start_after <= now() AS due FROM pgboss.job
+       WHERE name = 'sms-delivery' AND id = $1`,
+      [job],
+    );
+    expect(ranked!.due).toBe(true);
+    expect(ranked!.priority).toBeLessThan(0);
+    // That job releases it.
     const released = await db.query(
       `SELECT message_id, state, released, scheduled
        FROM release_messages($1::uuid[], $2::uuid[])`,
-      [[due, notYet, canceled], [randomUUID()]],
+      [[due, notYet, canceled], [job]],
     );
     expect(released).toEqual([
       { message_id: due, state: 'ACCEPTED', released: true, scheduled: true },
@@ -686,6 +711,68 @@ describe('the transitions that write jobs', () => {
       [id],
     );
     expect(job).toEqual({ id: message!.waiting_job, later: true });
+  });
+
+  it('enqueue_delivery_jobs and advance_delivery_round: lanes take turns, a newcomer goes ahead of a backlog', async () => {
+    const priorities = async (ids: string[]) =>
+      (
+        await db.query<{ priority: number }>(
+          `SELECT j.priority FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, k)
+           JOIN pgboss.job j ON j.name = 'sms-delivery' AND j.data->>'messageId' = u.id::text
+           ORDER BY u.k`,
+          [ids],
+        )
+      ).map((row) => row.priority);
+    // From where the clock is now (other tests of this file queued jobs too).
+    const [clock] = await db.query<{ served: string }>(
+      'SELECT served_round::text AS served FROM delivery_clock',
+    );
+    const next = Number(clock!.served) + 1;
+
+    const a = await client();
+    const backlog: string[] = [];
+    for (let i = 0; i < 25; i++) backlog.push(await a.message('ACCEPTED'));
+    await db.query('SELECT enqueue_delivery($1::uuid[])', [backlog]);
+    // Ten a round (the quantum), from the round after the clock's.
+    const ranks = (await priorities(backlog)).map((p) => -p);
+    expect(ranks).toEqual([
+      ...Array<number>(10).fill(next),
+      ...Array<number>(10).fill(next + 1),
+      ...Array<number>(5).fill(next + 2),
+    ]);
+
+    // Another client's message shares the first round: at most ten of A's go before it.
+    const b = await client();
+    const single = await b.message('ACCEPTED');
+    await db.query('SELECT enqueue_delivery($1::uuid[])', [[single]]);
+    expect(await priorities([single])).toEqual([-next]);
+    // A's next message continues A's lane, after its backlog.
+    const more = await a.message('ACCEPTED');
+    await db.query('SELECT enqueue_delivery($1::uuid[])', [[more]]);
+    expect(await priorities([more])).toEqual([-(next + 2)]);
+
+    // Workers took A's first two rounds: a newcomer lands after them, still ahead of A's rest; the
+    // clock never goes back.
+    await db.query('SELECT advance_delivery_round($1)', [next + 1]);
+    await db.query('SELECT advance_delivery_round($1)', [next]);
+    const c = await client();
+    const late = await c.message('ACCEPTED');
+    await db.query('SELECT enqueue_delivery($1::uuid[])', [[late]]);
+    expect(await priorities([late])).toEqual([-(next + 2)]);
+    expect(
+      (
+        await db.query<{ n: string }>(
+          'SELECT served_round::text AS n FROM delivery_clock',
+        )
+      )[0]!.n,
+    ).toBe(String(next + 1));
+
+    // A scheduled message's first job only releases it: ahead of every lane, no slot taken.
+    const scheduled = await c.message('SCHEDULED', {
+      sendAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    await db.query('SELECT enqueue_delivery($1::uuid[], 60)', [[scheduled]]);
+    expect(await priorities([scheduled])).toEqual([1]);
   });
 
   it('the status-callback triggers: an event per new message and per state change, for a client with a URL', async () => {

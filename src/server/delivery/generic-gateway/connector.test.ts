@@ -196,6 +196,28 @@ describe('WORLD_SPECIAL connector: submit', () => {
     expect(gateway.maxActive).toBe(3);
   });
 
+  it("serves clients in turn: another client's message waits for no backlog (fair delivery)", async () => {
+    const { gateway, connector } = await setUp(
+      { concurrency: 2 },
+      { delayMs: 20 },
+    );
+    const backlog = Array.from({ length: 20 }, (_, i) =>
+      connector.submit(sms(`backlog ${i}`, { lane: 'client-a' })),
+    );
+    await expect.poll(() => gateway.requests.length).toBeGreaterThan(0);
+    const seen = gateway.requests.length;
+    const newcomer = connector.submit(sms('newcomer', { lane: 'client-b' }));
+    expect((await newcomer).kind).toBe('submitted');
+    await Promise.all(backlog);
+    const texts = gateway.requests.map((r) => r.body?.text);
+    expect(texts).toHaveLength(21);
+    // First in, first out it would have been the 21st request; in turn, it goes after what the
+    // gateway had seen, the two in flight (maybe not arrived yet when `seen` was read) and at
+    // most one more of the backlog's turn.
+    expect(texts.indexOf('newcomer')).toBeLessThanOrEqual(seen + 3);
+    expect(seen).toBeLessThan(15);
+  });
+
   it('close() settles a pending submit as retry', async () => {
     const { gateway, connector } = await setUp({ timeoutMs: 5_000 });
     gateway.script({ noAnswer: true });

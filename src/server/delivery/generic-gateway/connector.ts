@@ -103,7 +103,7 @@ class GenericGatewayConnector extends SubmitterConnector {
       encoding: sms.encoding,
       statusUrl: this.#options.statusUrl,
     });
-    return this.submitter.submit(sms.messageId, async (signal) =>
+    return this.submitter.submit(sms, async (signal) =>
       readGenericGatewayAnswer(
         await this.submitter.post(
           this.#options.url,

@@ -107,13 +107,14 @@ export class HttpSubmitter {
 
   /**
    * Runs `attempt` until it gives a permanent outcome or the tries are used up. Never rejects.
-   * The concurrency slot is held for one request at a time, not across the backoff sleeps.
+   * The concurrency slot is held for one request at a time, not across the backoff sleeps;
+   * waiting for one, the message takes its turn in its lane (its client's: fair delivery).
    */
   submit(
-    messageId: string,
+    sms: Pick<OutgoingSms, 'messageId' | 'lane'>,
     attempt: (signal: AbortSignal) => Promise<AttemptResult>,
   ): Promise<SubmitOutcome> {
-    const run = this.#run(messageId, attempt);
+    const run = this.#run(sms.messageId, attempt, sms.lane);
     this.#inFlight.add(run);
     void run.finally(() => this.#inFlight.delete(run));
     return run;
@@ -122,6 +123,7 @@ export class HttpSubmitter {
   async #run(
     messageId: string,
     attempt: (signal: AbortSignal) => Promise<AttemptResult>,
+    lane: string | undefined,
   ): Promise<SubmitOutcome> {
     const closing = this.#closing.signal;
     let last: AttemptResult | null = null;
@@ -135,7 +137,7 @@ export class HttpSubmitter {
           );
           await sleep(delay, undefined, { signal: closing });
         }
-        const release = await this.#semaphore.acquire(closing);
+        const release = await this.#semaphore.acquire(closing, lane);
         try {
           last = await attempt(closing);
         } finally {

@@ -37,6 +37,7 @@ import type {
   ReceiptHandler,
   SubmitOutcome,
 } from '../types.ts';
+import { FairQueue } from '../../fair-queue.ts';
 import { storableOutcome, storableReceipt } from '../provider-text.ts';
 import { BindSession } from './bind-session.ts';
 import { FlowControl, realClock } from './flow-control.ts';
@@ -156,7 +157,11 @@ class SmppConnector implements InboundReceivingConnector {
   readonly #flow: FlowControl;
 
   readonly #pending = new Set<Pending>();
-  #queue: Part[] = [];
+  /**
+   * Parts waiting for the window and rate cap, one lane per client taking turns (fair delivery):
+   * a client's backlog already in memory does not hold back another client's message.
+   */
+  readonly #queue = new FairQueue<Part>();
   readonly #inFlight = new Map<number, InFlight>();
   #reference = Math.floor(Math.random() * 256);
 
@@ -261,8 +266,10 @@ class SmppConnector implements InboundReceivingConnector {
         timer: setTimeout(() => this.#onPendingTimeout(pending, wait), wait),
       };
       this.#pending.add(pending);
+      // A message with no lane (tests, a re-drive) shares one.
+      const lane = sms.lane ?? '';
       encoded.shortMessages.forEach((shortMessage, index) => {
-        this.#queue.push({
+        this.#queue.push(lane, {
           pending,
           index,
           params: {
@@ -326,7 +333,7 @@ class SmppConnector implements InboundReceivingConnector {
     for (const pending of [...this.#pending]) {
       this.#finish(pending, { kind: 'retry', error: 'SMPP connector closed' });
     }
-    this.#queue = [];
+    this.#queue.clear();
     this.#closed = this.#answerHandled().then(() => this.#bind.close());
     return this.#closed;
   }
@@ -370,7 +377,7 @@ class SmppConnector implements InboundReceivingConnector {
       // Sent and not answered: the SMSC may have taken it before the drop.
       part.pending.maybeTaken = true;
     }
-    this.#queue = [...outstanding, ...this.#queue];
+    this.#queue.pushFront(outstanding);
     return outstanding.length;
   }
 
@@ -483,7 +490,7 @@ class SmppConnector implements InboundReceivingConnector {
     if (!this.#bind.isUp() || !session || this.#closing) return;
     if (this.#flow.paused()) return;
     while (this.#flow.hasRoom(this.#inFlight.size) && this.#queue.length > 0) {
-      const part = this.#queue[0]!;
+      const part = this.#queue.peek()!;
       if (part.pending.done) {
         this.#queue.shift();
         continue;
@@ -491,7 +498,7 @@ class SmppConnector implements InboundReceivingConnector {
       if (!this.#flow.take()) return;
       this.#queue.shift();
       if (!this.#send(session, part)) {
-        this.#queue.unshift(part);
+        this.#queue.pushFront([part]);
         session.destroy(); // not writable: the close handler rebinds
         return;
       }
@@ -542,10 +549,10 @@ class SmppConnector implements InboundReceivingConnector {
     } else if (THROTTLE_STATUSES.has(status)) {
       this.#throttle(status);
       pending.lastError = `throttled: ${describeStatus(status)}`;
-      if (!pending.done) this.#queue.unshift(part);
+      if (!pending.done) this.#queue.pushFront([part]);
     } else if (status === ESME_RINVBNDSTS) {
       pending.lastError = `SMSC says not bound: ${describeStatus(status)}`;
-      if (!pending.done) this.#queue.unshift(part);
+      if (!pending.done) this.#queue.pushFront([part]);
       this.#log.warn({}, 'SMSC answered ESME_RINVBNDSTS: rebinding');
       session.destroy();
       return;

@@ -225,7 +225,7 @@ class VonageConnector extends SubmitterConnector {
     if (this.#options.callbackUrl) fields.callback = this.#options.callbackUrl;
     const body = new URLSearchParams(fields).toString();
 
-    return this.submitter.submit(sms.messageId, async (signal) =>
+    return this.submitter.submit(sms, async (signal) =>
       readVonageAnswer(
         await this.submitter.post(
           this.#url,
