@@ -68,6 +68,8 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   handleErrors(app);
+  // First of the onRequest hooks: an answer refused by a later one (a 413) carries them too.
+  await securityHeaders(app);
   oversizedBodies(app, BODY_LIMIT);
   const routeTable: RouteOptions[] = [];
   app.decorate('routeTable', routeTable);
@@ -109,7 +111,6 @@ export async function buildApp(
   }
   metrics.watch(app.delivery);
 
-  await securityHeaders(app);
   await app.register(import('@fastify/compress'), { threshold: 1024 });
   metrics.register(app, config.metricsToken);
   await app.register(backups, { config, registry: metrics.registry });

@@ -56,14 +56,12 @@ beforeAll(async () => {
   routes(ours);
   plugin = Fastify({ genReqId });
   // What securityHeaders registered before it replayed the headers: the plugin on every request.
-  plugin.addHook('onSend', async (request, reply) => {
-    if (request.url === '/api' || request.url.startsWith('/api/')) {
-      reply.header('cache-control', 'no-store');
-    }
-  });
   await plugin.register(helmet, HELMET_OPTIONS);
-  // And the request id, after helmet's headers.
+  // Then no-store on the API's answers and the request id, after helmet's headers.
   plugin.addHook('onRequest', (request, reply, done) => {
+    if (request.url === '/api' || request.url.startsWith('/api/')) {
+      reply.raw.setHeader('cache-control', 'no-store');
+    }
     reply.raw.setHeader('X-Request-Id', request.id);
     done();
   });

@@ -228,6 +228,10 @@ describe('a body far over the limit', () => {
         body,
       });
       expect(answer.status).toBe(413);
+      // Refused in an onRequest hook, after the one setting the security headers.
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      expect(answer.headers.get('x-request-id')).toBeTruthy();
       expect(await answer.json()).toEqual({
         statusCode: 413,
         error: 'Payload Too Large',

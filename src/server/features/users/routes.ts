@@ -86,6 +86,10 @@ export function meRoutes(deps: Deps): FastifyPluginAsyncZod {
           summary: 'The signed-in user, with their roles',
           response: { 200: MyUserSchema, ...errorResponses(401, 403) },
         },
+        // A few hundred bytes out (compression starts at 1 KB), no body in: the compression
+        // plugin's three hooks would run on every call for nothing.
+        compress: false,
+        decompress: false,
       },
       // Served from the verified principal: every change to it drops the cached credentials.
       (request, reply) => {
