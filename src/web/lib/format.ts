@@ -58,3 +58,11 @@ export function formatPriceFrom(
 ): string {
   return `${formatPrice(currency, price)} (${priceSourceText(pricePrefix)})`;
 }
+
+/**
+ * A phone number held as digits (an inbound number, a conversation's remote number) as the
+ * console shows it: with its '+', or as dialled for a short code (8 digits or fewer).
+ */
+export function formatPhoneNumber(digits: string): string {
+  return digits.length > 8 ? `+${digits}` : digits;
+}

@@ -13,6 +13,7 @@ import { ClientLimitsCard } from '../../features/clients/components/client-limit
 import { StopTrafficCard } from '../../features/clients/components/stop-traffic-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
 import { AdminClientMessages } from '../../features/messages/components/admin-client-messages';
+import { ClientNumbersCard } from '../../features/numbers/components/client-numbers-card';
 import { routeSplitAccess } from '../../features/route-splits/access';
 import { RouteSplitList } from '../../features/route-splits/components/route-split-list';
 import { errorText, isApiError } from '../../lib/api-error';
@@ -20,8 +21,8 @@ import { useCanCall } from '../../lib/permissions';
 
 /**
  * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), the
- * low-balance threshold (issue 12), its destinations and throughput (issue 19), then the
- * client's messages. Each part is shown to the roles
+ * low-balance threshold (issue 12), its destinations and throughput (issue 19), its inbound
+ * numbers (issue 32), then the client's messages. Each part is shown to the roles
  * that may make its calls (issue 17): a refused call would log the user out.
  */
 export function AdminClientRoute() {
@@ -36,6 +37,7 @@ function AdminClientPage() {
   const { clientId = '' } = useParams();
   const client = useAdminClient(clientId);
   const canViewUser = useCanCall({ family: 'USER', verb: 'VIEW' });
+  const canKeepNumbers = useCanCall({ family: 'NUMBER', verb: 'ADMIN' });
 
   if (client.isPending) {
     return (
@@ -87,6 +89,20 @@ function AdminClientPage() {
         <AdminThresholdCard clientId={client.data.id} />
         <ClientLimitsCard client={client.data} asAdmin />
         <StopTrafficCard client={client.data} />
+        <ClientNumbersCard
+          clientId={client.data.id}
+          asAdmin
+          actions={
+            canKeepNumbers ? (
+              <ButtonLink
+                size="sm"
+                to={paths.adminClientNumbers(client.data.id)}
+              >
+                Manage numbers
+              </ButtonLink>
+            ) : null
+          }
+        />
       </div>
       <RoleGate title="Route Splits" access={routeSplitAccess.list}>
         <RouteSplitList client={client.data} />

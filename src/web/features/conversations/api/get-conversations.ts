@@ -1,0 +1,39 @@
+import {
+  keepPreviousData,
+  queryOptions,
+  useQuery,
+} from '@tanstack/react-query';
+import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
+import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import type { ConversationList } from './types';
+
+/** A page of the client's conversations, the most recent first. */
+export async function getConversations(
+  clientId: string,
+  offset: number,
+): Promise<ConversationList> {
+  return unwrap(
+    await api.get<ConversationList>(
+      `/clients/${encodeURIComponent(clientId)}/conversations`,
+      { query: { count: DEFAULT_PAGE_SIZE, offset } },
+    ),
+  );
+}
+
+export const conversationsQueryOptions = (clientId: string, offset: number) =>
+  queryOptions({
+    queryKey: queryKeys.conversations.list(clientId, offset),
+    queryFn: () => getConversations(clientId, offset),
+  });
+
+/** How often the Inbox asks again, so a reply that arrives shows without a reload. */
+export const INBOX_REFRESH_MS = 15_000;
+
+export function useConversations(clientId: string, offset: number) {
+  return useQuery({
+    ...conversationsQueryOptions(clientId, offset),
+    placeholderData: keepPreviousData,
+    refetchInterval: INBOX_REFRESH_MS,
+  });
+}

@@ -1,0 +1,60 @@
+import {
+  keepPreviousData,
+  queryOptions,
+  useQuery,
+} from '@tanstack/react-query';
+import { api, unwrap } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import { INBOX_REFRESH_MS } from './get-conversations';
+import type { Thread } from './types';
+
+/** How many of the latest messages a thread shows at first, and how many more each time. */
+export const THREAD_PAGE_SIZE = 50;
+
+function threadPage(
+  clientId: string,
+  number: string,
+  offset: number,
+  count: number,
+): Promise<Thread> {
+  return api
+    .get<Thread>(
+      `/clients/${encodeURIComponent(clientId)}/conversations/${encodeURIComponent(number)}`,
+      { query: { count, offset } },
+    )
+    .then(unwrap);
+}
+
+/**
+ * The latest `shown` messages of the conversation with `number`, oldest first, as a chat reads.
+ * The API pages from the oldest: the first page tells the total, and when the thread is longer
+ * the page that ends with the newest message is asked for.
+ */
+export async function getLatestThread(
+  clientId: string,
+  number: string,
+  shown: number,
+): Promise<Thread> {
+  const first = await threadPage(clientId, number, 0, shown);
+  if (first.total <= shown) return first;
+  return threadPage(clientId, number, first.total - shown, shown);
+}
+
+export const threadQueryOptions = (
+  clientId: string,
+  number: string,
+  shown: number,
+) =>
+  queryOptions({
+    queryKey: queryKeys.conversations.thread(clientId, number, shown),
+    queryFn: () => getLatestThread(clientId, number, shown),
+  });
+
+/** The thread stays on screen while more of it (or a newer state) is asked. */
+export function useThread(clientId: string, number: string, shown: number) {
+  return useQuery({
+    ...threadQueryOptions(clientId, number, shown),
+    placeholderData: keepPreviousData,
+    refetchInterval: INBOX_REFRESH_MS,
+  });
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { idOf } from '../../../shared/schemas/common';
+
+/** The Numbers screen's filters, as its URL carries them (`?q=…&clientId=…`). */
+export interface NumberFilter {
+  q: string;
+  clientId: string;
+}
+
+/**
+ * Checked before they reach the URL, so the list is never asked with a filter the server
+ * refuses: part of a number (spaces, '+' and '-' are dropped as a pasted number has them), and
+ * a whole client ID.
+ */
+export const NumberFilterSchema = z.object({
+  q: z
+    .string()
+    .transform((q) => q.replace(/[\s+\-().]/g, ''))
+    .refine((q) => /^\d*$/.test(q), 'Search numbers takes digits only'),
+  clientId: z.union([z.literal(''), idOf('Client ID')]),
+});
+
+/** The filters a URL carries. */
+export function numberFilterOf(params: URLSearchParams): NumberFilter {
+  return { q: params.get('q') ?? '', clientId: params.get('clientId') ?? '' };
+}
+
+/** `path?q=…&clientId=…&offset=n` with only what is set. */
+export function numbersHref(
+  path: string,
+  filter: NumberFilter,
+  offset = 0,
+): string {
+  const params = new URLSearchParams();
+  if (filter.q) params.set('q', filter.q);
+  if (filter.clientId) params.set('clientId', filter.clientId);
+  if (offset > 0) params.set('offset', String(offset));
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
