@@ -22,5 +22,6 @@ describe('formatPhoneNumber', () => {
     expect(formatPhoneNumber('123456789')).toBe('+123456789');
     expect(formatPhoneNumber('12345678')).toBe('12345678');
     expect(formatPhoneNumber('456')).toBe('456');
+    expect(formatPhoneNumber('ShopAlerts')).toBe('ShopAlerts');
   });
 });

@@ -61,8 +61,9 @@ export function formatPriceFrom(
 
 /**
  * A phone number held as digits (an inbound number, a conversation's remote number) as the
- * console shows it: with its '+', or as dialled for a short code (8 digits or fewer).
+ * console shows it: with its '+', or as dialled for a short code (8 digits or fewer). A sender
+ * that is a name (alphanumeric) is shown as it is.
  */
-export function formatPhoneNumber(digits: string): string {
-  return digits.length > 8 ? `+${digits}` : digits;
+export function formatPhoneNumber(number: string): string {
+  return /^\d{9,}$/.test(number) ? `+${number}` : number;
 }

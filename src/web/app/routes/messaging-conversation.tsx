@@ -10,6 +10,7 @@ import { useBranding } from '../../features/branding/api/get-branding';
 import { ConversationThread } from '../../features/conversations/components/conversation-thread';
 import { ReplyBox } from '../../features/messages/components/reply-box';
 import { useClientNumbers } from '../../features/numbers/api/get-client-numbers';
+import { isValidRecipient } from '../../../shared/recipient';
 import { formatPhoneNumber } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
 import { useCurrentClient } from '../current-client';
@@ -18,6 +19,14 @@ import { NoClientCard } from './no-client-card';
 /** Why the reply box is off for a number that opted out (CONTRACT: sends to it answer 403). */
 export const optedOutText = (number: string) =>
   `${formatPhoneNumber(number)} has opted out of your messages: replies are refused until it sends START (or, if you added the opt-out, until you remove it under Opt-outs).`;
+
+/** A sender that wrote under a name (alphanumeric) or a short code cannot be sent to. */
+export const notReachableText = (number: string) =>
+  `Replies cannot be sent to ${formatPhoneNumber(number)}: messages go to phone numbers of 6 to 15 digits.`;
+
+/** What a conversation's path may name: a remote number, or a sender's name (CONTRACT). */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const REMOTE = /^[^\u0000-\u001f\u007f]{1,32}$/;
 
 /**
  * /messaging/inbox/{number}: the conversation with one number, and the reply box under it,
@@ -36,7 +45,7 @@ export function MessagingConversationRoute() {
       />
       {!currentClient ? (
         <NoClientCard text="You need a client to receive messages." />
-      ) : /^\d{3,15}$/.test(number) ? (
+      ) : REMOTE.test(number) ? (
         <Conversation
           key={`${currentClient.id}/${number}`}
           clientId={currentClient.id}
@@ -44,7 +53,7 @@ export function MessagingConversationRoute() {
         />
       ) : (
         <Alert tone="danger">
-          {`“${number}” is not a phone number: a conversation is with a number of 3 to 15 digits.`}
+          {`“${number}” is not a number a conversation can be with.`}
         </Alert>
       )}
     </>
@@ -85,7 +94,13 @@ function Conversation({
             clientId={clientId}
             recipient={number}
             senders={senders}
-            refusal={thread.optedOut ? optedOutText(number) : null}
+            refusal={
+              thread.optedOut
+                ? optedOutText(number)
+                : isValidRecipient(number)
+                  ? null
+                  : notReachableText(number)
+            }
             onSent={() =>
               refresh([
                 queryKeys.conversations.ofClient(clientId),

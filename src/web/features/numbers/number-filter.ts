@@ -7,16 +7,20 @@ export interface NumberFilter {
   clientId: string;
 }
 
+/** A typed number as it is stored: '+44 7700-900' is 447700900. */
+const TYPED_NUMBER = /^[\d\s+\-().]+$/;
+
 /**
  * Checked before they reach the URL, so the list is never asked with a filter the server
- * refuses: part of a number (spaces, '+' and '-' are dropped as a pasted number has them), and
- * a whole client ID.
+ * refuses: the start of a number (the spaces, '+' and '-' of a pasted one dropped) or words of
+ * its help text, and a whole client ID.
  */
 export const NumberFilterSchema = z.object({
   q: z
     .string()
-    .transform((q) => q.replace(/[\s+\-().]/g, ''))
-    .refine((q) => /^\d*$/.test(q), 'Search numbers takes digits only'),
+    .trim()
+    .max(100, 'Search text is too long')
+    .transform((q) => (TYPED_NUMBER.test(q) ? q.replace(/\D/g, '') : q)),
   clientId: z.union([z.literal(''), idOf('Client ID')]),
 });
 

@@ -21,16 +21,17 @@ const shortCode: InboundNumber = {
   dateCreated: '2026-11-21T10:00:00.000Z',
 };
 
-/** The numbers answering each query: the number holding q, of clientId when given. */
+/** The numbers answering each query: the number starting with q, of clientId when given. */
 const numbersRoute =
-  (numbers: InboundNumber[], total?: number): Route =>
-  ({ search }) => {
+  (numbers: InboundNumber[], total?: number) =>
+  ({ search }: { search: string }) => {
     const params = new URLSearchParams(search);
     const q = params.get('q') ?? '';
     const clientId = params.get('clientId');
     const found = numbers.filter(
       (n) =>
-        n.number.includes(q) && (clientId === null || n.clientId === clientId),
+        n.number.startsWith(q) &&
+        (clientId === null || n.clientId === clientId),
     );
     return {
       body: {
@@ -84,7 +85,7 @@ describe('Numbers, the admin screen', () => {
     expect(screen.queryByRole('link', { name: 'Numbers' })).toBeNull();
   });
 
-  it('lists numbers with their client and HELP reply, a phone number with its + and a short code as dialled', async () => {
+  it('lists numbers with their client and help text, a phone number with its + and a short code as dialled', async () => {
     adminRoutes();
     renderApp('/admin/numbers', { loggedIn: true });
     const table = await screen.findByRole('table', {
@@ -123,7 +124,7 @@ describe('Numbers, the admin screen', () => {
     ).toBeVisible();
   });
 
-  it('filters by part of a number and by client, in the URL, and refuses a client ID that is not one', async () => {
+  it('filters by the start of a number (typed as people write it) and by client, in the URL, and refuses a client ID that is not one', async () => {
     const { requests } = adminRoutes();
     const { user } = renderApp('/admin/numbers', { loggedIn: true });
     await screen.findByRole('table', { name: /Numbers 1 to 2/ });
@@ -153,15 +154,25 @@ describe('Numbers, the admin screen', () => {
     await screen.findByRole('table', { name: 'Numbers 1 to 2 of 2' });
   });
 
-  it('says when no number matches the filters', async () => {
-    adminRoutes();
-    renderApp('/admin/numbers?q=999', { loggedIn: true });
+  it('searches help text with words, and says when no number matches the filters', async () => {
+    const { requests } = adminRoutes();
+    const { user } = renderApp('/admin/numbers', { loggedIn: true });
+    await screen.findByRole('table', { name: /Numbers 1 to 2/ });
+    await user.type(
+      screen.getByLabelText('Search numbers'),
+      ' call 0800 {Enter}',
+    );
+    await waitFor(() =>
+      expect(currentPath()).toBe('/admin/numbers?q=call+0800'),
+    );
     expect(
       await screen.findByText('No numbers match these filters.'),
     ).toBeVisible();
+    const last = requests.filter((r) => r.path === '/api/admin/numbers').at(-1);
+    expect(new URLSearchParams(last?.search).get('q')).toBe('call 0800');
   });
 
-  it('assigns a number: checked as the server checks it, PUT with the client and HELP reply, then listed', async () => {
+  it('assigns a number: checked as the server checks it, PUT with the client and help text, then listed', async () => {
     const numbers = [mobile];
     const { requests } = adminRoutes({
       'GET /api/admin/numbers': (request) => numbersRoute(numbers)(request),
@@ -203,7 +214,7 @@ describe('Numbers, the admin screen', () => {
       await screen.findByText('The number has been assigned'),
     ).toBeInTheDocument();
     const put = requests.find((r) => r.method === 'PUT');
-    // An empty HELP reply is left out: the provider's default answers HELP.
+    // An empty help text is left out: the provider's default answers HELP.
     expect(put?.body).toEqual({ clientId: clientB });
     expect(
       screen.queryByRole('region', { name: 'Assign a number' }),
@@ -213,7 +224,7 @@ describe('Numbers, the admin screen', () => {
     ).toHaveTextContent('+4420790001');
   });
 
-  it('edits a number (its client and HELP reply; the number is fixed) and shows the server refusal in the form', async () => {
+  it('edits a number (its client and help text; the number is fixed) and shows the server refusal in the form', async () => {
     const { requests } = adminRoutes({
       'PUT /api/admin/numbers/447700900123': {
         status: 404,
@@ -227,7 +238,7 @@ describe('Numbers, the admin screen', () => {
     const form = screen.getByRole('region', { name: 'Edit +447700900123' });
     expect(within(form).getByLabelText('Number')).toHaveAttribute('readonly');
     expect(within(form).getByLabelText('Client ID')).toHaveFocus();
-    expect(within(form).getByLabelText('HELP reply')).toHaveValue(
+    expect(within(form).getByLabelText('Help text')).toHaveValue(
       'Acme: call 0800 123 for help',
     );
     await user.clear(within(form).getByLabelText('Client ID'));

@@ -137,12 +137,11 @@ function NumberFilters({
     >
       <Field
         label="Search numbers"
-        hint="Part of a number, such as 4477"
+        hint="The start of a number, such as 4477, or words of its help text"
         error={errors.q?.message}
         inputProps={{
           ...register('q'),
           type: 'search',
-          inputMode: 'tel',
           autoComplete: 'off',
         }}
       />
@@ -208,7 +207,7 @@ function NumberTable({
             ),
         },
         {
-          header: 'HELP reply',
+          header: 'Help text',
           cell: (number) =>
             number.helpText ?? <span className="muted">The default</span>,
         },

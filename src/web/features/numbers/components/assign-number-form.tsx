@@ -29,7 +29,7 @@ export const NUMBER_SAVED = 'The number has been saved';
 
 /**
  * Assigns a number to a client or, given one, changes its client (the number moves: its old
- * client no longer receives on it) or its HELP reply. The number itself is what it is.
+ * client no longer receives on it) or its help text. The number itself is what it is.
  */
 export function AssignNumberForm({
   number,
@@ -52,7 +52,7 @@ export function AssignNumberForm({
     },
     focus: number ? 'clientId' : 'number',
     error: assign.error,
-    labels: { number: 'Number', clientId: 'Client ID', helpText: 'HELP reply' },
+    labels: { number: 'Number', clientId: 'Client ID', helpText: 'Help text' },
   });
   const {
     register,
@@ -116,7 +116,7 @@ export function AssignNumberForm({
           />
         </div>
         <TextAreaField
-          label="HELP reply"
+          label="Help text"
           hint="Optional: the answer to HELP or INFO sent to this number. Empty: the provider's default."
           error={errors.helpText?.message}
           textareaProps={{ ...register('helpText'), rows: 2 }}

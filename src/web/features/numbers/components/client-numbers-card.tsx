@@ -10,7 +10,7 @@ import './numbers.css';
 
 /**
  * The inbound numbers a client holds, on its page (the owner's, or staff's under /admin):
- * each with its HELP reply and the day it was assigned. Staff assign numbers; `actions` is
+ * each with its help text (the answer to HELP) and the day it was assigned. Staff assign numbers; `actions` is
  * where the admin page puts its link to them.
  */
 export function ClientNumbersCard({
@@ -58,8 +58,8 @@ export function ClientNumbersCard({
                 </span>
                 <span className="muted">
                   {number.helpText
-                    ? `HELP reply: ${number.helpText}`
-                    : 'Default HELP reply'}
+                    ? `Help text: ${number.helpText}`
+                    : 'Default help text'}
                   {` · since ${formatDate(number.dateCreated)}`}
                 </span>
               </li>
