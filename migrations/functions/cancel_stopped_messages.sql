@@ -6,7 +6,8 @@
 -- waiting job, if any, is one of these jobs (the jobs that hold them: no other worker can be
 -- submitting them), those that would be refused now become CANCELED, each refunded once
 -- (refund_messages): their client no longer exists, their destination is blocked, or it is
--- outside the client's allowedPrefixes (price_sms's refusal, the send's own check). One
+-- outside the client's allowedPrefixes (price_sms's refusal, the send's own check), or their
+-- recipient opted out of the client's messages (issue 32; not a keyword's auto-reply). One
 -- set-based check per batch of jobs; no UPDATE when none is stopped. Returns the ids cancelled
 -- now with the reason.
 CREATE OR REPLACE FUNCTION cancel_stopped_messages(p_ids uuid[], p_jobs uuid[])
@@ -24,6 +25,11 @@ BEGIN
                 WHEN p.refusal = 'blocked' THEN 'canceled: the destination is blocked'
                 WHEN p.refusal = 'not-allowed'
                   THEN 'canceled: the destination is outside the client''s allowed prefixes'
+                -- Opt-outs (issue 32); a keyword's auto-reply goes all the same.
+                WHEN m.reply_to IS NULL AND EXISTS (
+                  SELECT 1 FROM optouts o WHERE o.client_id = m.client_id
+                                            AND o.number = m.recipient)
+                  THEN 'canceled: the recipient opted out'
            END AS reason
     FROM messages m
     LEFT JOIN clients cl ON cl.id = m.client_id

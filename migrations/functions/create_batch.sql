@@ -74,15 +74,19 @@ BEGIN
   ) THEN
     v_refusal := 'no-balance';
   ELSE
-    -- Every recipient priced once, in order; the refused ones listed with their position (from 1).
+    -- Every recipient priced once, in order; the refused ones listed with their position (from 1):
+    -- a closed destination, or (issue 32) a recipient opted out of this client's messages, read
+    -- in this statement.
     SELECT array_agg(p.amount ORDER BY r.ord), array_agg(p.price_per_segment ORDER BY r.ord),
            array_agg(p.price_prefix ORDER BY r.ord), sum(p.amount),
-           jsonb_agg(jsonb_build_object('position', r.ord, 'refusal', p.refusal,
+           jsonb_agg(jsonb_build_object('position', r.ord,
+                                        'refusal', COALESCE(p.refusal, 'opted-out'),
                                         'prefix', p.price_prefix, 'name', p.price_name)
-                     ORDER BY r.ord) FILTER (WHERE p.refusal IS NOT NULL)
+                     ORDER BY r.ord) FILTER (WHERE p.refusal IS NOT NULL OR o.number IS NOT NULL)
     INTO v_amounts, v_per_segment, v_prefixes, v_total, v_refused
     FROM unnest(p_recipients) WITH ORDINALITY AS r(recipient, ord)
-    CROSS JOIN LATERAL price_sms(r.recipient, p_segments, p_default_price, cl.allowed_prefixes) p;
+    CROSS JOIN LATERAL price_sms(r.recipient, p_segments, p_default_price, cl.allowed_prefixes) p
+    LEFT JOIN optouts o ON o.client_id = p_client_id AND o.number = r.recipient;
 
     IF v_refused IS NOT NULL THEN
       v_refusal := 'refused';

@@ -1,5 +1,10 @@
 -- send_sms_batch as it is now; its history before this file: migrations 003, 015, 019, 022, 025, 028.
 -- A change to it is a diff of this file (migrations/README.md).
+--
+-- Opt-outs (issue 32): a send to a recipient with an optouts row for its client is refused
+-- ('opted-out'), read in this statement, so a STOP committed on any node holds for the next send
+-- at once. A keyword's auto-reply (`replyTo`: the inbound message it answers) is the exception,
+-- and is written once per inbound message ('replied' when it already was).
 
 CREATE OR REPLACE FUNCTION send_sms_batch(p jsonb)
 RETURNS TABLE (idx integer, message jsonb, replayed boolean, conflict boolean, refusal text,
@@ -45,6 +50,7 @@ DECLARE
   a_balance_id uuid[] := '{}';
   a_balance_after numeric[] := '{}';
   a_key text[] := '{}';
+  a_reply_to uuid[] := '{}';
   -- Whether any accepted send has a key, or a sendAt: the writes only they need are skipped.
   keyed boolean := false;
   scheduled boolean := false;
@@ -112,9 +118,21 @@ BEGIN
       END IF;
     END IF;
 
+    IF e->>'replyTo' IS NOT NULL
+       AND EXISTS (SELECT 1 FROM messages m WHERE m.reply_to = (e->>'replyTo')::uuid) THEN
+      RETURN QUERY SELECT i, NULL::jsonb, false, false, 'replied', NULL::text, NULL::text,
+                          NULL::integer, NULL::text;
+      CONTINUE;
+    END IF;
+
     SELECT * INTO q
     FROM price_sms(e->>'recipient', (e->>'segments')::integer, (e->>'defaultPrice')::numeric,
                    cl.allowed_prefixes);
+    IF q.refusal IS NULL AND e->>'replyTo' IS NULL
+       AND EXISTS (SELECT 1 FROM optouts o
+                   WHERE o.client_id = v_client AND o.number = e->>'recipient') THEN
+      q.refusal := 'opted-out';
+    END IF;
     counted := false;
     IF q.refusal IS NULL AND cl.max_messages_per_second IS NOT NULL THEN
       -- The clock is read once the row is locked, so a send that waited for it counts in the
@@ -190,6 +208,7 @@ BEGIN
     a_balance_id := a_balance_id || b_id[pos];
     a_balance_after := a_balance_after || b_amount[pos];
     a_key := a_key || v_key;
+    a_reply_to := a_reply_to || (e->>'replyTo')::uuid;
     keyed := keyed OR v_key IS NOT NULL;
     scheduled := scheduled OR v_send_at IS NOT NULL;
   END LOOP;
@@ -206,15 +225,16 @@ BEGIN
   WITH written AS (
   INSERT INTO messages (id, client_id, user_id, sender, recipient, body, reference, state,
                         encoding, segments, price, currency, price_per_segment, price_prefix,
-                        send_at)
+                        send_at, reply_to)
   SELECT u.id, u.client_id, u.user_id, u.sender, u.recipient, u.body, u.reference,
          CASE WHEN u.send_at IS NULL THEN 'ACCEPTED' ELSE 'SCHEDULED' END,
          u.encoding, u.segments, u.amount, u.currency, u.price_per_segment, u.price_prefix,
-         u.send_at
+         u.send_at, u.reply_to
   FROM unnest(a_id, a_client, a_owner, a_sender, a_recipient, a_body, a_reference, a_encoding,
-              a_segments, a_amount, a_currency, a_price_per_segment, a_prefix, a_send_at)
+              a_segments, a_amount, a_currency, a_price_per_segment, a_prefix, a_send_at,
+              a_reply_to)
        AS u(id, client_id, user_id, sender, recipient, body, reference, encoding, segments,
-            amount, currency, price_per_segment, price_prefix, send_at)
+            amount, currency, price_per_segment, price_prefix, send_at, reply_to)
   RETURNING *)
   SELECT u.i, NULL::jsonb, u.replayed, u.conflict, NULL::text, NULL::text, NULL::text,
          NULL::integer,

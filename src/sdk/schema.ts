@@ -662,6 +662,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/clients/{clientId}/optouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The numbers opted out of any client’s messages
+     * @description Newest first. `source` is `keyword` (the number replied STOP, UNSUBSCRIBE, …; only its own START ends it) or `api` (PUT …/optouts/{number}). Every send from this client to a listed number is refused with 403 (code recipient_opted_out), nothing charged.
+     */
+    get: operations['adminListOptOuts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/clients/{clientId}/balances/default': {
     parameters: {
       query?: never;
@@ -920,6 +940,67 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/clients/{clientId}/optouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The numbers opted out of this client’s messages
+     * @description Newest first. `source` is `keyword` (the number replied STOP, UNSUBSCRIBE, …; only its own START ends it) or `api` (PUT …/optouts/{number}). Every send from this client to a listed number is refused with 403 (code recipient_opted_out), nothing charged.
+     */
+    get: operations['listOptOuts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients/{clientId}/optouts.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The whole opt-out list as CSV (text/csv), newest first: number,source,dateCreated */
+    get: operations['exportOptOutsCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients/{clientId}/optouts/{number}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Opt a number out of this client’s messages (source api): sends to it are refused, its scheduled messages cancelled and refunded
+     * @description Idempotent: answers the opt-out as it stands (a number that opted out by STOP stays `keyword`). The number is cleaned as a send cleans its recipient. Its SCHEDULED messages become CANCELED, each refunded once. Needs ROLE_SMS_CREATE.
+     */
+    put: operations['putOptOut'];
+    post?: never;
+    /**
+     * End an api opt-out (204); one the number made by STOP answers 409, a number not opted out 404
+     * @description Sends to the number are allowed again from the moment this answers. Needs ROLE_SMS_CREATE.
+     */
+    delete: operations['deleteOptOut'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/prices': {
     parameters: {
       query?: never;
@@ -974,7 +1055,7 @@ export interface components {
       statusCode: number;
       error: string;
       /**
-       * @description Stable: what a program branches on. `validation_failed`: A field or parameter breaks a rule (400); `message` names the field and the rule. `bad_request`: The request could not be read (400): malformed JSON, or a body where none is taken. `unauthorized`: Missing or wrong credentials (401): HTTP Basic with e-mail and password, or client id and secret. `insufficient_balance`: The balance is too low for this send (402); nothing was charged. `forbidden`: The caller may not do this (403): a role is missing, or an API client called a user-only route. `destination_blocked`: The destination is blocked in the price list (403); nothing was charged. `destination_not_allowed`: A destination is outside the client's allowed prefixes, or (batches) blocked (403); nothing was charged. `not_found`: The resource does not exist or is not yours (404), or the route does not exist. `conflict`: The request conflicts with the current state (409). `email_taken`: Another user already has this e-mail address (409). `client_limit_reached`: The user already has the maximum number of API clients (409). `not_cancelable`: The message is no longer SCHEDULED, so it cannot be cancelled (409). `payload_too_large`: The request body is too large (413). `unsupported_media_type`: The body has a content type this call does not take (415). `idempotency_key_reused`: This Idempotency-Key was already used with a different request (422). `wrong_password`: The current password is wrong (422). `unprocessable`: The request is well-formed but cannot be carried out (422). `rate_limited`: Too many requests (429): wait the seconds of the Retry-After header, then try again. `internal_error`: An unexpected server error (500); its message holds the request id to report. `unavailable`: The service is temporarily unavailable (503): wait Retry-After seconds.
+       * @description Stable: what a program branches on. `validation_failed`: A field or parameter breaks a rule (400); `message` names the field and the rule. `bad_request`: The request could not be read (400): malformed JSON, or a body where none is taken. `unauthorized`: Missing or wrong credentials (401): HTTP Basic with e-mail and password, or client id and secret. `insufficient_balance`: The balance is too low for this send (402); nothing was charged. `forbidden`: The caller may not do this (403): a role is missing, or an API client called a user-only route. `destination_blocked`: The destination is blocked in the price list (403); nothing was charged. `destination_not_allowed`: A destination is outside the client's allowed prefixes, or (batches) blocked (403); nothing was charged. `not_found`: The resource does not exist or is not yours (404), or the route does not exist. `conflict`: The request conflicts with the current state (409). `email_taken`: Another user already has this e-mail address (409). `client_limit_reached`: The user already has the maximum number of API clients (409). `not_cancelable`: The message is no longer SCHEDULED, so it cannot be cancelled (409). `payload_too_large`: The request body is too large (413). `unsupported_media_type`: The body has a content type this call does not take (415). `idempotency_key_reused`: This Idempotency-Key was already used with a different request (422). `wrong_password`: The current password is wrong (422). `unprocessable`: The request is well-formed but cannot be carried out (422). `rate_limited`: Too many requests (429): wait the seconds of the Retry-After header, then try again. `internal_error`: An unexpected server error (500); its message holds the request id to report. `unavailable`: The service is temporarily unavailable (503): wait Retry-After seconds. `recipient_opted_out`: The recipient opted out of this client's messages (403); nothing was charged.
        * @enum {string}
        */
       code:
@@ -997,7 +1078,8 @@ export interface components {
         | 'unprocessable'
         | 'rate_limited'
         | 'internal_error'
-        | 'unavailable';
+        | 'unavailable'
+        | 'recipient_opted_out';
       message: string;
       requestId?: string;
     };
@@ -1628,6 +1710,42 @@ export interface components {
     };
     /**
      * @example {
+     *       "number": "447700900123",
+     *       "source": "keyword",
+     *       "dateCreated": "2026-11-28T09:00:00.000Z"
+     *     }
+     */
+    OptOut: {
+      number: string;
+      /** @enum {string} */
+      source: 'keyword' | 'api';
+      dateCreated: string;
+    };
+    /**
+     * @example {
+     *       "total": 1,
+     *       "count": 30,
+     *       "offset": 0,
+     *       "optouts": [
+     *         {
+     *           "number": "447700900123",
+     *           "source": "keyword",
+     *           "dateCreated": "2026-11-28T09:00:00.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    OptOutList: {
+      /** @description How many items the whole list holds, over all pages */
+      total: number;
+      /** @description The page size: the `count` asked for (default 30, at most 300); the page may hold fewer */
+      count: number;
+      /** @description How many items of the list come before this page */
+      offset: number;
+      optouts: components['schemas']['OptOut'][];
+    };
+    /**
+     * @example {
      *       "productName": "Skyline Messaging",
      *       "providerName": "Skyline Telecom",
      *       "providerShortName": "Skyline",
@@ -1768,6 +1886,8 @@ export type SchemaCanceledCount = components['schemas']['CanceledCount'];
 export type SchemaPrice = components['schemas']['Price'];
 export type SchemaPriceList = components['schemas']['PriceList'];
 export type SchemaQuote = components['schemas']['Quote'];
+export type SchemaOptOut = components['schemas']['OptOut'];
+export type SchemaOptOutList = components['schemas']['OptOutList'];
 export type SchemaBranding = components['schemas']['Branding'];
 export type SchemaUserRole = components['schemas']['UserRole'];
 export type SchemaRouteSplit = components['schemas']['RouteSplit'];
@@ -5639,6 +5759,86 @@ export interface operations {
       };
     };
   };
+  adminListOptOuts: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The opt out list */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "total": 1,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "optouts": [
+           *         {
+           *           "number": "447700900123",
+           *           "source": "keyword",
+           *           "dateCreated": "2026-11-28T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['OptOutList'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getBalance: {
     parameters: {
       query?: never;
@@ -6873,6 +7073,278 @@ export interface operations {
       };
       /** @description Not found, or not yours (code `not_found`) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listOptOuts: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The opt out list */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "total": 1,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "optouts": [
+           *         {
+           *           "number": "447700900123",
+           *           "source": "keyword",
+           *           "dateCreated": "2026-11-28T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['OptOutList'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportOptOutsCsv: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV, a header then one line per opt-out */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example number,source,dateCreated
+           *     447700900123,keyword,2026-11-28T09:00:00.000Z
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putOptOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: string;
+        /** @description A phone number in international form, cleaned as a send cleans its recipient (plus signs, dots, dashes, whitespace and a leading 00 dropped) */
+        number: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The opt out */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "number": "447700900123",
+           *       "source": "keyword",
+           *       "dateCreated": "2026-11-28T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['OptOut'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteOptOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: string;
+        /** @description A phone number in international form, cleaned as a send cleans its recipient (plus signs, dots, dashes, whitespace and a leading 00 dropped) */
+        number: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (code `conflict`) */
+      409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

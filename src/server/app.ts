@@ -81,6 +81,9 @@ export async function buildApp(
   deps.deliveryWake.onSend((state, messages) =>
     metrics.accepted(state, messages),
   );
+  deps.optOutCount.listen((source, count) =>
+    metrics.delivery.optOuts(source, count),
+  );
   try {
     await app.register(delivery, {
       config,

@@ -68,6 +68,9 @@ describe('loadConfig', () => {
       BACKUP_DIR: '/var/backups/console',
       BACKUP_INTERVAL_HOURS: '6',
       BACKUP_KEEP: '28',
+      OPT_OUT_REPLY: 'Unsubscribed.',
+      OPT_IN_REPLY: 'Subscribed.',
+      HELP_REPLY: 'Call us.',
     });
     expect(config).toEqual({
       port: 9090,
@@ -125,6 +128,12 @@ describe('loadConfig', () => {
         publicUrl: 'https://console.example.test',
         workers: 3,
         messageValiditySeconds: 3600,
+        keywordReplies: {
+          optOut: 'Unsubscribed.',
+          optIn: 'Subscribed.',
+          help: 'Call us.',
+        },
+        smsPrice: '0.075',
       },
     });
   });
@@ -152,7 +161,20 @@ describe('loadConfig', () => {
       publicUrl: 'http://127.0.0.1:9000',
       workers: 2,
       messageValiditySeconds: 172_800,
+      keywordReplies: {
+        optOut:
+          'You have been unsubscribed and will receive no more messages. Reply START to subscribe again.',
+        optIn: 'You have been subscribed again. Reply STOP to unsubscribe.',
+        help: 'Reply STOP to unsubscribe or START to subscribe again.',
+      },
+      smsPrice: '0.05',
     });
+    expect(() => loadConfig({ HELP_REPLY: ' ' })).toThrow(
+      /HELP_REPLY: must be a text of 1 to 10 SMS segments/,
+    );
+    expect(() => loadConfig({ OPT_OUT_REPLY: 'x'.repeat(1531) })).toThrow(
+      /OPT_OUT_REPLY: must be a text of 1 to 10 SMS segments/,
+    );
     expect(
       loadConfig({ SMPP_HOST: 'smsc', SMPP_SYSTEM_ID: 'id' }).delivery.smpp,
     ).toEqual({

@@ -2,12 +2,13 @@ import { Resolver } from 'node:dns/promises';
 import { z } from 'zod';
 import {
   DELIVERY_METHODS,
+  MAX_SMS_SEGMENTS,
   VONAGE_SIGNATURE_METHODS,
   type DeliveryMethod,
   type VonageSignatureMethod,
 } from '../shared/limits.ts';
 import { parseDecimal } from '../shared/money.ts';
-import { isValidSender, SENDER_RULE_MESSAGE } from '../shared/sms.ts';
+import { countSms, isValidSender, SENDER_RULE_MESSAGE } from '../shared/sms.ts';
 
 /** A duration in milliseconds, as a whole number from `min` on. */
 const milliseconds = (fallback: number, min = 1) =>
@@ -35,6 +36,17 @@ function validDnsServers(text: string): boolean {
 
 export const DATABASE_ENGINES = ['pglite', 'postgres'] as const;
 export type DatabaseEngine = (typeof DATABASE_ENGINES)[number];
+
+/** An auto-reply's text: what a send's body may be (1 to MAX_SMS_SEGMENTS segments). */
+const replyText = (fallback: string) =>
+  z
+    .string()
+    .refine(
+      (text) =>
+        text.trim() !== '' && countSms(text).segments <= MAX_SMS_SEGMENTS,
+      `must be a text of 1 to ${MAX_SMS_SEGMENTS} SMS segments`,
+    )
+    .default(fallback);
 
 const positiveInt = (fallback: number) =>
   z.coerce.number().int('must be an integer').min(1).default(fallback);
@@ -170,6 +182,16 @@ const EnvSchema = z.object({
     .max(24 * 366, 'at most a year')
     .default(24),
   BACKUP_KEEP: positiveInt(7),
+  // Keyword auto-replies (CONTRACT "Two-way messaging": Opt-outs): sent and charged as sends.
+  OPT_OUT_REPLY: replyText(
+    'You have been unsubscribed and will receive no more messages. Reply START to subscribe again.',
+  ),
+  OPT_IN_REPLY: replyText(
+    'You have been subscribed again. Reply STOP to unsubscribe.',
+  ),
+  HELP_REPLY: replyText(
+    'Reply STOP to unsubscribe or START to subscribe again.',
+  ),
 });
 
 export interface Config {
@@ -271,6 +293,10 @@ export interface DeliveryConfig {
   workers: number;
   /** MESSAGE_VALIDITY_SECONDS: how long a message may wait for a method out of reach. */
   messageValiditySeconds: number;
+  /** OPT_OUT_REPLY, OPT_IN_REPLY, HELP_REPLY: the keyword auto-replies' texts. */
+  keywordReplies: { optOut: string; optIn: string; help: string };
+  /** SMS_PRICE (as `smsPrice` above): what an auto-reply costs where no price list entry matches. */
+  smsPrice: string;
 }
 
 /** The entry points' reading of the environment: a bad variable is printed and ends the process. */
@@ -416,6 +442,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ).replace(/\/+$/, ''),
       workers: e.DELIVERY_WORKERS,
       messageValiditySeconds: e.MESSAGE_VALIDITY_SECONDS,
+      keywordReplies: {
+        optOut: e.OPT_OUT_REPLY,
+        optIn: e.OPT_IN_REPLY,
+        help: e.HELP_REPLY,
+      },
+      smsPrice: parseDecimal(e.SMS_PRICE) ?? '0.05',
     },
   };
 }

@@ -15,6 +15,7 @@ import type { Db } from './db/client.ts';
 import type { Listener } from './db/listen.ts';
 import { ReceiptInbox } from './delivery/receipt-inbox.ts';
 import { Waker } from './delivery/waker.ts';
+import { OptOutCount } from './inbound/opt-out-count.ts';
 
 /** What route plugins and services are built from: created once by buildApp. */
 export interface Deps {
@@ -43,6 +44,8 @@ export interface Deps {
   deliveryWake: Waker;
   /** Where the providers' webhooks hand receipts (this node's workers, or straight to SQL). */
   deliveryReceipts: ReceiptInbox;
+  /** Told of each number opted out through the API (sms_optouts_total{source="api"}). */
+  optOutCount: OptOutCount;
 }
 
 interface WarnLog {
@@ -88,5 +91,6 @@ export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
     ),
     deliveryWake: new Waker(),
     deliveryReceipts: new ReceiptInbox(db),
+    optOutCount: new OptOutCount(),
   };
 }

@@ -55,6 +55,9 @@ export const destinationRefused = (message: string, blocked: boolean) =>
     {},
     blocked ? 'destination_blocked' : 'destination_not_allowed',
   );
+/** A send to a recipient opted out of the client's messages (CONTRACT "Two-way messaging"). */
+export const optedOutRefused = (message: string) =>
+  new HttpError(403, message, {}, 'recipient_opted_out');
 /** 429 with the seconds to wait in Retry-After. */
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { 'retry-after': String(retryAfterSeconds) });

@@ -23,6 +23,10 @@ import {
   messagesRoutes,
 } from './features/messages/routes.ts';
 import { adminOperationsRoutes } from './features/operations/admin-routes.ts';
+import {
+  adminOptOutsRoutes,
+  optOutsRoutes,
+} from './features/optouts/routes.ts';
 import { operationsRoutes } from './features/operations/routes.ts';
 import { adminRolesRoutes } from './features/roles/routes.ts';
 import { adminPricesRoutes } from './features/prices/admin-routes.ts';
@@ -63,6 +67,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           await admin.register(adminAuditRoutes(deps));
           await admin.register(adminOperationsRoutes(deps));
           await admin.register(adminPricesRoutes(deps));
+          await admin.register(adminOptOutsRoutes(deps));
         },
         { prefix: '/admin' },
       );
@@ -73,6 +78,7 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
       await scope.register(balancesRoutes(deps));
       await scope.register(messagesRoutes(deps));
       await scope.register(batchesRoutes(deps));
+      await scope.register(optOutsRoutes(deps));
     });
 
     await api.register(async (scope) => {

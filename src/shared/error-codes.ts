@@ -40,6 +40,8 @@ export const ERROR_CODES = {
     'An unexpected server error (500); its message holds the request id to report',
   unavailable:
     'The service is temporarily unavailable (503): wait Retry-After seconds',
+  recipient_opted_out:
+    "The recipient opted out of this client's messages (403); nothing was charged",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

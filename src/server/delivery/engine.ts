@@ -8,6 +8,7 @@
  * status callback: "A message's lifecycle" in migrations/functions/README.md (kept in step with
  * the function files by lifecycle-map.test.ts).
  */
+import { startKeywordReplyWorker } from '../inbound/keyword-replies.ts';
 import { startQueueAlarm } from './alarm.ts';
 import type { AttemptContext } from './attempt.ts';
 import { startCallbackWorker } from './callbacks/worker.ts';
@@ -18,6 +19,7 @@ import { OUTAGE_FAILOVER_MS, type PolicyLimits } from './policy.ts';
 import {
   CALLBACK_QUEUE,
   DELIVERY_QUEUE,
+  KEYWORD_REPLY_QUEUE,
   oneNode,
   startQueue,
 } from './queue.ts';
@@ -83,7 +85,7 @@ export async function startDelivery(
   const alarm = startQueueAlarm({
     db,
     databaseUrl: options.databaseUrl,
-    queues: [DELIVERY_QUEUE, CALLBACK_QUEUE],
+    queues: [DELIVERY_QUEUE, CALLBACK_QUEUE, KEYWORD_REPLY_QUEUE],
     wake: (queue) => wakers.get(queue)?.(),
     idleCheckMs: options.queueIdleCheckMs,
     logger,
@@ -116,6 +118,17 @@ export async function startDelivery(
     later: laterIn,
   });
   wakers.set(CALLBACK_QUEUE, () => callbacks.wake());
+  const replies = startKeywordReplyWorker({
+    boss,
+    db,
+    logger,
+    texts: config.keywordReplies,
+    defaultPrice: config.smsPrice,
+    wake: options.wake,
+    observer,
+    later: laterIn,
+  });
+  wakers.set(KEYWORD_REPLY_QUEUE, () => replies.wake());
   const expiry = startExpiry({
     db,
     validitySeconds: config.messageValiditySeconds,
@@ -134,6 +147,7 @@ export async function startDelivery(
       await alarm.stop();
       await boss.offWork(DELIVERY_QUEUE, { wait: false });
       await callbacks.stop();
+      await replies.stop();
       // Pending submits resolve as 'retry' (their jobs run again after a restart); the
       // simulator reports the receipts it still owes.
       await Promise.all(

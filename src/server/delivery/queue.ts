@@ -6,6 +6,11 @@ import type { DeliveryLogger } from './types.ts';
 export const DELIVERY_QUEUE = 'sms-delivery';
 /** The queue of status callbacks; enqueue_status_callbacks (migrations/functions/) writes it. */
 export const CALLBACK_QUEUE = 'status-callback';
+/**
+ * The queue of keyword auto-replies (issue 32): inbound_messages_keywords (migrations/functions/)
+ * writes one job per inbound STOP, START or HELP in the inbound write's transaction.
+ */
+export const KEYWORD_REPLY_QUEUE = 'keyword-reply';
 
 /**
  * pg-boss's schema version (package.json `pgboss.schema` of pg-boss) that the SQL writing into its
@@ -159,6 +164,23 @@ export async function startQueue(options: QueueOptions): Promise<PgBoss> {
     await boss.updateQueue(CALLBACK_QUEUE, callbackSettings);
   } else {
     await boss.createQueue(CALLBACK_QUEUE, callbackSettings);
+  }
+  // Keyword auto-replies: a job is one send through send_sms_batch, written once per inbound
+  // message whatever the retries (messages.reply_to); retried when the database failed, the
+  // worker died, or the client was beyond its messages a second.
+  const replySettings = {
+    ...heartbeat,
+    retryLimit: 10,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60,
+    deleteAfterSeconds: 3600,
+  };
+  if (await boss.getQueue(KEYWORD_REPLY_QUEUE)) {
+    await boss.updateQueue(KEYWORD_REPLY_QUEUE, replySettings);
+  } else {
+    await boss.createQueue(KEYWORD_REPLY_QUEUE, replySettings);
   }
   return boss;
 }

@@ -96,6 +96,8 @@ export interface DeliveryObserver {
   submitted?(method: DeliveryMethod, seconds: number): void;
   /** One status callback POST: answered 2xx or not. */
   callback?(outcome: 'ok' | 'failed'): void;
+  /** Numbers opted out of a client's messages: by a STOP (keyword) or through the API. */
+  optOuts?(source: 'keyword' | 'api', count: number): void;
 }
 
 /** The subset of pino's logger the connectors use (Fastify's app.log fits). */

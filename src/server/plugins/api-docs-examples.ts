@@ -189,6 +189,11 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     allowed: true,
     reason: null,
   },
+  OptOut: { number: '447700900123', source: 'keyword', dateCreated: AT },
+  OptOutList: {
+    ...page,
+    optouts: [{ number: '447700900123', source: 'keyword', dateCreated: AT }],
+  },
 };
 
 /** By operationId: the request body's example, and the 2xx answer's where it is no component. */

@@ -51,6 +51,8 @@ const CSV_ANSWERS: Record<string, string> = {
     '42,2026-11-28T09:00:00.000Z,SMS,-0.05,9.95,,0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b,447700900123,1,0.05,44\n',
   adminExportPricesCsv:
     'prefix,name,pricePerSegment,blocked\n44,United Kingdom,0.05,false\n',
+  exportOptOutsCsv:
+    'number,source,dateCreated\r\n447700900123,keyword,2026-11-28T09:00:00.000Z\r\n',
 };
 
 /** On every answer (plugins/request-id.ts): quote it when reporting a problem; a 5xx body has it too. */

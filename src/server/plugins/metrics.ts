@@ -70,6 +70,12 @@ export class Metrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  readonly #optOuts = new Counter({
+    name: 'sms_optouts_total',
+    help: "Numbers this node opted out of a client's messages, by source (keyword: a STOP; api: PUT …/optouts/{number})",
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
   /**
    * Answers not yet added to http_requests_total, by method, status and route ("GET200/api/x"),
    * each with its series of http_request_duration_seconds. A request bumps numbers here; the
@@ -162,6 +168,8 @@ export class Metrics {
     submitted: (method: string, seconds: number) =>
       this.#submits.observe({ method }, seconds),
     callback: (outcome: 'ok' | 'failed') => this.#callbacks.inc({ outcome }),
+    optOuts: (source: 'keyword' | 'api', count: number) =>
+      this.#optOuts.inc({ source }, count),
   };
 
   /** Messages accepted (or scheduled, or cancelled) by this node's send path. */

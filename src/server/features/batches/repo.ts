@@ -48,7 +48,8 @@ export interface NewBatch {
 /** A recipient whose destination is refused: its position in `recipients` (from 0). */
 export interface RefusedRecipient {
   position: number;
-  refusal: 'blocked' | 'not-allowed';
+  /** opted-out: the recipient opted out of the client's messages (issue 32). */
+  refusal: 'blocked' | 'not-allowed' | 'opted-out';
   prefix: string | null;
   name: string | null;
 }

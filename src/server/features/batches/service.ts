@@ -19,6 +19,7 @@ import {
   destinationRefused,
   forbidden,
   notFound,
+  optedOutRefused,
 } from '../../errors.ts';
 import { idempotencyClaim, sendRefused } from '../../idempotency.ts';
 import * as repo from './repo.ts';
@@ -85,11 +86,15 @@ function refusedMessage(
   const entries = refused.map((r) => {
     const recipient = recipients[r.position]!;
     const where =
-      r.prefix === null
+      r.prefix === null || r.refusal === 'opted-out'
         ? `+${recipient}`
         : `+${recipient}, ${r.name}, prefix ${r.prefix}`;
     const why =
-      r.refusal === 'blocked' ? 'blocked' : 'not allowed for this client';
+      r.refusal === 'blocked'
+        ? 'blocked'
+        : r.refusal === 'opted-out'
+          ? 'opted out'
+          : 'not allowed for this client';
     return `${indexOf.get(recipient)} (${where}: ${why})`;
   });
   return `Sending to ${refused.length === 1 ? 'recipient' : 'recipients'} ${listed(entries)} is not allowed; nothing was sent`;
@@ -153,10 +158,16 @@ export async function createBatch(
         const cleaned = cleanRecipient(entry);
         if (!indexOf.has(cleaned)) indexOf.set(cleaned, index);
       });
+      const message = refusedMessage(recipients, indexOf, outcome.refused);
+      // One code for the batch: opted out when every refused recipient is; else the
+      // destinations' (blocked only when every refused destination is).
+      const destinations = outcome.refused.filter(
+        (r) => r.refusal !== 'opted-out',
+      );
+      if (destinations.length === 0) throw optedOutRefused(message);
       throw destinationRefused(
-        refusedMessage(recipients, indexOf, outcome.refused),
-        // One code for the batch: blocked only when every refused destination is.
-        outcome.refused.every((r) => r.refusal === 'blocked'),
+        message,
+        destinations.every((r) => r.refusal === 'blocked'),
       );
     }
   }

@@ -85,6 +85,11 @@ export interface AcceptedSms {
   idempotency?: { key: string; requestHash: string };
   /** ISO 8601: held SCHEDULED until then, its delivery job starting then. */
   sendAt?: string;
+  /**
+   * A keyword's auto-reply: the inbound message it answers. It goes to an opted-out recipient
+   * all the same, and is written once per inbound message (`replied` when it already was).
+   */
+  replyTo?: string;
 }
 
 /** Where a refused send was going: the price list entry its recipient matched, if any. */
@@ -99,11 +104,21 @@ export type SendOutcome =
   | { kind: 'key-reused' }
   | { kind: 'no-client' }
   | { kind: 'no-balance' }
+  /** The recipient opted out of the client's messages (an optouts row). */
+  | { kind: 'opted-out' }
+  /** An auto-reply to an inbound message that was answered already. */
+  | { kind: 'replied' }
   | { kind: 'blocked' | 'not-allowed'; destination: Destination }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 type Refusal =
-  'no-client' | 'no-balance' | 'blocked' | 'not-allowed' | 'throttled';
+  | 'no-client'
+  | 'no-balance'
+  | 'blocked'
+  | 'not-allowed'
+  | 'throttled'
+  | 'opted-out'
+  | 'replied';
 
 interface SendRow {
   idx: number;
@@ -154,6 +169,7 @@ function batcherOf(q: Queryable) {
                 key: sms.idempotency?.key ?? null,
                 hash: sms.idempotency?.requestHash ?? null,
                 sendAt: sms.sendAt ?? null,
+                replyTo: sms.replyTo ?? null,
               })),
             ),
           ],
@@ -258,7 +274,7 @@ export interface PricedSms {
   pricePerSegment: string;
   /** Decimal text, at the balance's scale. */
   amount: string;
-  refusal: 'blocked' | 'not-allowed' | null;
+  refusal: 'blocked' | 'not-allowed' | 'opted-out' | null;
 }
 
 /**
@@ -280,10 +296,14 @@ export async function priceSms(
     price_name: string | null;
     price_per_segment: string;
     amount: string;
-    refusal: 'blocked' | 'not-allowed' | null;
+    refusal: 'blocked' | 'not-allowed' | 'opted-out' | null;
   }>(
+    // The send's own order: a closed destination first, then an opt-out (send_sms_batch).
     `SELECT p.price_prefix, p.price_name, p.price_per_segment::text AS price_per_segment,
-            p.amount::text AS amount, p.refusal
+            p.amount::text AS amount,
+            CASE WHEN p.refusal IS NULL AND EXISTS (
+                   SELECT 1 FROM optouts o WHERE o.client_id = c.id AND o.number = $3)
+                 THEN 'opted-out' ELSE p.refusal END AS refusal
      FROM clients c, price_sms($3, $4, $5::numeric, c.allowed_prefixes) p
      WHERE c.id = $1 AND c.user_id = $2`,
     [sms.clientId, sms.ownerId, sms.recipient, sms.segments, sms.defaultPrice],

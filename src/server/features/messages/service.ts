@@ -16,6 +16,7 @@ import {
   forbidden,
   type HttpError,
   notFound,
+  optedOutRefused,
   rateLimited,
 } from '../../errors.ts';
 import { csvField } from '../../../shared/csv.ts';
@@ -42,6 +43,11 @@ export function refusalReason(
   return refusal === 'blocked'
     ? `Sending to ${named} is not allowed: this destination is blocked`
     : `Sending to ${named} is not allowed for this client`;
+}
+
+/** Why a send to an opted-out recipient is refused: the send's 403 and the quote's `reason`. */
+export function optedOutReason(recipient: string): string {
+  return `Sending to +${recipient} is not allowed: the recipient opted out of this client's messages`;
 }
 
 export function throttled(retryAfterSeconds: number): HttpError {
@@ -112,6 +118,13 @@ export async function sendSms(
       );
     case 'throttled':
       throw throttled(outcome.retryAfterSeconds);
+    case 'opted-out':
+      throw optedOutRefused(optedOutReason(input.recipient));
+    case 'replied':
+      // Only a keyword's auto-reply names the inbound message it answers.
+      throw new Error(
+        'send_sms_batch answered replied to a send that is no reply',
+      );
   }
   if (!outcome.replayed) {
     // A scheduled send (SCHEDULED) has nothing to deliver now: its job starts at sendAt.
@@ -182,10 +195,12 @@ export async function quoteSms(
     reason:
       priced.refusal === null
         ? null
-        : refusalReason(input.recipient, priced.refusal, {
-            prefix: priced.pricePrefix,
-            name: priced.priceName,
-          }),
+        : priced.refusal === 'opted-out'
+          ? optedOutReason(input.recipient)
+          : refusalReason(input.recipient, priced.refusal, {
+              prefix: priced.pricePrefix,
+              name: priced.priceName,
+            }),
   };
 }
 
