@@ -6,15 +6,15 @@ import {
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import type { OptoutList } from './types';
+import type { OptOutList } from '../../../../shared/schemas/optouts';
 
 /** A page of the client's opt-outs. */
 export async function getOptouts(
   clientId: string,
   offset: number,
-): Promise<OptoutList> {
+): Promise<OptOutList> {
   return unwrap(
-    await api.get<OptoutList>(
+    await api.get<OptOutList>(
       `/clients/${encodeURIComponent(clientId)}/optouts`,
       { query: { count: DEFAULT_PAGE_SIZE, offset } },
     ),

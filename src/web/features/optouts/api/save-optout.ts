@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { OptOut } from '../../../../shared/schemas/optouts';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -11,12 +12,12 @@ export interface OptoutInput {
   number: string;
 }
 
-/** Opts `number` out of the client's messages (source `api`). */
+/** Opts `number` out of the client's messages (source `api`); answers the opt-out. */
 export async function addOptout({
   clientId,
   number,
-}: OptoutInput): Promise<void> {
-  unwrap(await api.put(optoutPath(clientId, number)));
+}: OptoutInput): Promise<OptOut> {
+  return unwrap(await api.put<OptOut>(optoutPath(clientId, number)));
 }
 
 /** Ends an opt-out the client added; one by the recipient's STOP answers 409. */
@@ -33,7 +34,7 @@ export async function removeOptout({
  */
 export function useOptoutMutations() {
   const queryClient = useQueryClient();
-  const onSuccess = (_: void, { clientId }: OptoutInput) =>
+  const onSuccess = (_: unknown, { clientId }: OptoutInput) =>
     Promise.all(
       [
         queryKeys.optouts.ofClient(clientId),

@@ -4,23 +4,23 @@ import { heldRoute, mockApi } from '../../../testing/mock-api';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { makeClient } from '../../../testing/test-data';
-import type { Optout } from '../api/types';
+import type { OptOut } from '../../../../shared/schemas/optouts';
 
 const client = makeClient();
 const base = `/api/clients/${client.id}/optouts`;
 
-const byKeyword: Optout = {
+const byKeyword: OptOut = {
   number: '447700900123',
   source: 'keyword',
   dateCreated: '2026-11-27T10:00:00.000Z',
 };
-const byApi: Optout = {
+const byApi: OptOut = {
   number: '33612345678',
   source: 'api',
   dateCreated: '2026-11-28T10:00:00.000Z',
 };
 
-const list = (optouts: Optout[], total = optouts.length) => ({
+const list = (optouts: OptOut[], total = optouts.length) => ({
   body: { total, count: 30, offset: 0, optouts },
 });
 
@@ -65,13 +65,13 @@ describe('Opt-outs', () => {
   });
 
   it('adds a number cleaned as a send cleans it, refusing a national one first', async () => {
-    let optouts: Optout[] = [];
+    let optouts: OptOut[] = [];
     const { requests } = mockApi({
       ...shellRoutes(),
       [`GET ${base}`]: () => list(optouts),
       [`PUT ${base}/447700900999`]: () => {
         optouts = [{ ...byApi, number: '447700900999' }];
-        return { status: 204 };
+        return { body: optouts[0] };
       },
     });
     const { user } = renderApp('/messaging/optouts', { loggedIn: true });

@@ -21,14 +21,14 @@ import { formatDateTime, formatPhoneNumber } from '../../../lib/format';
 import { useServerError } from '../../../lib/server-errors';
 import { useOptouts } from '../api/get-optouts';
 import { useOptoutMutations } from '../api/save-optout';
-import type { Optout } from '../api/types';
+import type { OptOut } from '../../../../shared/schemas/optouts';
 import './optouts.css';
 import '../../../components/ui/field.css';
 
 export const OPTOUT_ADDED = 'The number has been opted out';
 export const OPTOUT_REMOVED = 'The opt-out has been removed';
 
-export const removeQuestion = (optout: Optout) =>
+export const removeQuestion = (optout: OptOut) =>
   `Are you sure you want to remove the opt-out of ${formatPhoneNumber(optout.number)}? Your messages to it will be sent again.`;
 
 /** Cleaned as a send cleans a recipient, so the opt-out matches the sends it must refuse. */
@@ -71,7 +71,7 @@ export function Optouts({
   const toast = useToast();
   const optouts = useOptouts(clientId, offset);
   const { remove } = useOptoutMutations();
-  const [removing, setRemoving] = useState<Optout | null>(null);
+  const [removing, setRemoving] = useState<OptOut | null>(null);
 
   const onRemove = () => {
     if (!removing) return;
