@@ -69,35 +69,37 @@ export function AdminNumbers({
     <>
       <PageHeader
         title="Numbers"
-        description="Inbound numbers and the clients holding them: messages sent to a number reach its client's Inbox, and its STOP, START and HELP are answered from it."
+        description="Inbound numbers and their clients: messages to a number reach its client's Inbox."
         actions={
           <Button variant="primary" onClick={() => setOpen({ kind: 'assign' })}>
             Assign Number
           </Button>
         }
       />
-      {release.error ? (
-        <Alert tone="danger" onDismiss={() => release.reset()}>
-          {`The number could not be released: ${errorText(release.error)}`}
-        </Alert>
-      ) : null}
-      {open?.kind === 'assign' ? (
-        <AssignNumberForm clientId={filter.clientId} onDone={close} />
-      ) : null}
-      {open?.kind === 'edit' ? (
-        <AssignNumberForm
-          key={open.number.number}
-          number={open.number}
-          onDone={close}
+      <div className="stack">
+        {release.error ? (
+          <Alert tone="danger" onDismiss={() => release.reset()}>
+            {`The number could not be released: ${errorText(release.error)}`}
+          </Alert>
+        ) : null}
+        {open?.kind === 'assign' ? (
+          <AssignNumberForm clientId={filter.clientId} onDone={close} />
+        ) : null}
+        {open?.kind === 'edit' ? (
+          <AssignNumberForm
+            key={open.number.number}
+            number={open.number}
+            onDone={close}
+          />
+        ) : null}
+        <NumberFilters value={filter} onApply={onFilter} />
+        <NumberTable
+          filter={filter}
+          offset={offset}
+          onEdit={(number) => setOpen({ kind: 'edit', number })}
+          onRelease={setReleasing}
         />
-      ) : null}
-      <NumberFilters value={filter} onApply={onFilter} />
-      <NumberTable
-        filter={filter}
-        offset={offset}
-        onEdit={(number) => setOpen({ kind: 'edit', number })}
-        onRelease={setReleasing}
-      />
+      </div>
       <ConfirmDialog
         open={releasing !== null}
         text={releasing ? releaseQuestion(releasing) : ''}
@@ -196,15 +198,18 @@ function NumberTable({
         },
         {
           header: 'Client',
-          className: 'mono',
-          cell: (number) =>
-            canViewClient ? (
-              <Link to={paths.adminClient(number.clientId)}>
-                {number.clientId}
-              </Link>
-            ) : (
-              number.clientId
-            ),
+          // The id in monospace, not the phone card's "Client:" label before it.
+          cell: (number) => (
+            <span className="mono">
+              {canViewClient ? (
+                <Link to={paths.adminClient(number.clientId)}>
+                  {number.clientId}
+                </Link>
+              ) : (
+                number.clientId
+              )}
+            </span>
+          ),
         },
         {
           header: 'Help text',
