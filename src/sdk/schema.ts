@@ -682,6 +682,144 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/numbers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every inbound number and the client holding it
+     * @description Newest first (ties by number). `q`: numbers starting with it, or whose help text holds it (case-insensitive); `clientId`: the numbers of one client.
+     */
+    get: operations['adminListNumbers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/numbers/{number}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Assign a number to a client: creates it, or moves it from the client holding it
+     * @description A number is 3 to 15 digits without `+`. Inbound messages to it belong to this client from now on; the client that held it no longer lists it. `helpText` (absent or blank: none, HELP_REPLY answers) is the answer to HELP and INFO; `dateCreated` restarts when the holder changes. Audited as `number.assigned` (only what changed; nothing when nothing did). Unknown client: 404.
+     */
+    put: operations['adminAssignNumber'];
+    post?: never;
+    /**
+     * Release a number from its client
+     * @description Inbound messages to it are then acknowledged and dropped (unrouted); those already received stay with the client. Audited as `number.released`. 404 when nobody holds it.
+     */
+    delete: operations['adminReleaseNumber'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/clients/{clientId}/numbers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Any client's numbers, by number */
+    get: operations['adminListClientNumbers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/clients/{clientId}/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The inbound messages of any client's numbers
+     * @description Messages received on the client's numbers, newest first. Filters: `from` (the sender) and `to` (the number; a leading + is dropped from either), `since` and `until` (a date, its whole UTC day, or an ISO 8601 time; both inclusive).
+     */
+    get: operations['adminListInboundMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/clients/{clientId}/inbound/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One inbound message of any client's */
+    get: operations['adminGetInboundMessage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/clients/{clientId}/conversations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The conversations of any client's, newest first
+     * @description One conversation per remote number: the senders of its inbound messages and the recipients of its messages. Newest first by `lastMessageAt`; `lastDirection` says whether the last message came in or went out (at the same instant: inbound); `optedOut`: the number opted out, and a send to it is refused.
+     */
+    get: operations['adminListConversations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/clients/{clientId}/conversations/{number}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One conversation of any client's with a number, both directions
+     * @description Both directions, oldest first (page from the end for the latest: offset = total - count). `state`: an outbound item's message state, `RECEIVED` for an inbound one. A number never written to or heard from is an empty conversation. A leading + of the number is dropped.
+     */
+    get: operations['adminGetConversation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/clients/{clientId}/balances/default': {
     parameters: {
       query?: never;
@@ -996,6 +1134,103 @@ export interface paths {
      * @description Sends to the number are allowed again from the moment this answers. Needs ROLE_SMS_CREATE.
      */
     delete: operations['deleteOptOut'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients/{clientId}/numbers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A client's inbound numbers, by number
+     * @description Staff assign numbers (ROLE_NUMBER_ADMIN); messages sent to them arrive in the client's inbound messages and conversations.
+     */
+    get: operations['listClientNumbers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients/{clientId}/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The inbound messages of a client's numbers
+     * @description Messages received on the client's numbers, newest first. Filters: `from` (the sender) and `to` (the number; a leading + is dropped from either), `since` and `until` (a date, its whole UTC day, or an ISO 8601 time; both inclusive).
+     */
+    get: operations['listInboundMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients/{clientId}/inbound/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One inbound message of a client's */
+    get: operations['getInboundMessage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients/{clientId}/conversations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The conversations of a client's, newest first
+     * @description One conversation per remote number: the senders of its inbound messages and the recipients of its messages. Newest first by `lastMessageAt`; `lastDirection` says whether the last message came in or went out (at the same instant: inbound); `optedOut`: the number opted out, and a send to it is refused.
+     */
+    get: operations['listConversations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/clients/{clientId}/conversations/{number}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One conversation of a client's with a number, both directions
+     * @description Both directions, oldest first (page from the end for the latest: offset = total - count). `state`: an outbound item's message state, `RECEIVED` for an inbound one. A number never written to or heard from is an empty conversation. A leading + of the number is dropped.
+     */
+    get: operations['getConversation'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1378,11 +1613,13 @@ export interface components {
         | 'route_split.deleted'
         | 'auth.throttled'
         | 'price.changed'
-        | 'price.imported';
+        | 'price.imported'
+        | 'number.assigned'
+        | 'number.released';
       actorUserId: string | null;
       actorEmail: string | null;
       /** @enum {string} */
-      targetType: 'user' | 'client' | 'price';
+      targetType: 'user' | 'client' | 'price' | 'number';
       targetId: string | null;
       before: {
         [key: string]: unknown;
@@ -1710,6 +1947,240 @@ export interface components {
     };
     /**
      * @example {
+     *       "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+     *       "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+     *       "from": "447700900123",
+     *       "to": "447700900100",
+     *       "body": "Can I change the delivery address?",
+     *       "encoding": "GSM-7",
+     *       "segments": 1,
+     *       "method": "MELROSE_SMPP",
+     *       "complete": true,
+     *       "keyword": null,
+     *       "dateReceived": "2026-11-28T09:00:02.000Z"
+     *     }
+     */
+    InboundMessage: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      clientId: string;
+      from: string;
+      to: string;
+      body: string;
+      /** @enum {string} */
+      encoding: 'GSM-7' | 'Latin-1' | 'UCS-2';
+      segments: number;
+      /** @enum {string} */
+      method: 'VONAGE_SMS' | 'MELROSE_SMPP' | 'WORLD_SPECIAL';
+      complete: boolean;
+      keyword: ('STOP' | 'START' | 'HELP') | null;
+      /** Format: date-time */
+      dateReceived: string;
+    };
+    /**
+     * @example {
+     *       "total": 1,
+     *       "count": 30,
+     *       "offset": 0,
+     *       "messages": [
+     *         {
+     *           "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+     *           "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+     *           "from": "447700900123",
+     *           "to": "447700900100",
+     *           "body": "Can I change the delivery address?",
+     *           "encoding": "GSM-7",
+     *           "segments": 1,
+     *           "method": "MELROSE_SMPP",
+     *           "complete": true,
+     *           "keyword": null,
+     *           "dateReceived": "2026-11-28T09:00:02.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    InboundMessageList: {
+      /** @description How many items the whole list holds, over all pages */
+      total: number;
+      /** @description The page size: the `count` asked for (default 30, at most 300); the page may hold fewer */
+      count: number;
+      /** @description How many items of the list come before this page */
+      offset: number;
+      messages: components['schemas']['InboundMessage'][];
+    };
+    /**
+     * @example {
+     *       "number": "447700900123",
+     *       "lastMessageAt": "2026-11-28T09:00:02.000Z",
+     *       "lastBody": "Can I change the delivery address?",
+     *       "lastDirection": "inbound",
+     *       "inboundCount": 1,
+     *       "outboundCount": 1,
+     *       "optedOut": false
+     *     }
+     */
+    Conversation: {
+      number: string;
+      /** Format: date-time */
+      lastMessageAt: string;
+      lastBody: string;
+      /** @enum {string} */
+      lastDirection: 'inbound' | 'outbound';
+      inboundCount: number;
+      outboundCount: number;
+      optedOut: boolean;
+    };
+    /**
+     * @example {
+     *       "total": 1,
+     *       "count": 30,
+     *       "offset": 0,
+     *       "conversations": [
+     *         {
+     *           "number": "447700900123",
+     *           "lastMessageAt": "2026-11-28T09:00:02.000Z",
+     *           "lastBody": "Can I change the delivery address?",
+     *           "lastDirection": "inbound",
+     *           "inboundCount": 1,
+     *           "outboundCount": 1,
+     *           "optedOut": false
+     *         }
+     *       ]
+     *     }
+     */
+    ConversationList: {
+      /** @description How many items the whole list holds, over all pages */
+      total: number;
+      /** @description The page size: the `count` asked for (default 30, at most 300); the page may hold fewer */
+      count: number;
+      /** @description How many items of the list come before this page */
+      offset: number;
+      conversations: components['schemas']['Conversation'][];
+    };
+    /**
+     * @example {
+     *       "direction": "inbound",
+     *       "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+     *       "body": "Can I change the delivery address?",
+     *       "state": "RECEIVED",
+     *       "date": "2026-11-28T09:00:02.000Z"
+     *     }
+     */
+    ConversationItem: {
+      /** @enum {string} */
+      direction: 'inbound' | 'outbound';
+      /** Format: uuid */
+      id: string;
+      body: string;
+      /** @enum {string} */
+      state:
+        | 'SCHEDULED'
+        | 'ACCEPTED'
+        | 'SUBMITTED'
+        | 'DELIVERED'
+        | 'UNDELIVERED'
+        | 'EXPIRED'
+        | 'REJECTED'
+        | 'FAILED'
+        | 'CANCELED'
+        | 'RECEIVED';
+      /** Format: date-time */
+      date: string;
+    };
+    /**
+     * @example {
+     *       "number": "447700900123",
+     *       "optedOut": false,
+     *       "total": 2,
+     *       "count": 30,
+     *       "offset": 0,
+     *       "items": [
+     *         {
+     *           "direction": "outbound",
+     *           "id": "0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+     *           "body": "Your order has shipped",
+     *           "state": "DELIVERED",
+     *           "date": "2026-11-28T09:00:00.000Z"
+     *         },
+     *         {
+     *           "direction": "inbound",
+     *           "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+     *           "body": "Can I change the delivery address?",
+     *           "state": "RECEIVED",
+     *           "date": "2026-11-28T09:00:02.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    ConversationThread: {
+      /** @description How many items the whole list holds, over all pages */
+      total: number;
+      /** @description The page size: the `count` asked for (default 30, at most 300); the page may hold fewer */
+      count: number;
+      /** @description How many items of the list come before this page */
+      offset: number;
+      number: string;
+      optedOut: boolean;
+      items: components['schemas']['ConversationItem'][];
+    };
+    /**
+     * @example {
+     *       "number": "447700900100",
+     *       "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+     *       "helpText": "Shop support: call 0800 123 456. Reply STOP to opt out.",
+     *       "dateCreated": "2026-11-28T09:00:00.000Z"
+     *     }
+     */
+    Number: {
+      number: string;
+      /** Format: uuid */
+      clientId: string;
+      helpText: string | null;
+      /** Format: date-time */
+      dateCreated: string;
+    };
+    /**
+     * @example {
+     *       "total": 1,
+     *       "count": 30,
+     *       "offset": 0,
+     *       "numbers": [
+     *         {
+     *           "number": "447700900100",
+     *           "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+     *           "helpText": "Shop support: call 0800 123 456. Reply STOP to opt out.",
+     *           "dateCreated": "2026-11-28T09:00:00.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    NumberList: {
+      /** @description How many items the whole list holds, over all pages */
+      total: number;
+      /** @description The page size: the `count` asked for (default 30, at most 300); the page may hold fewer */
+      count: number;
+      /** @description How many items of the list come before this page */
+      offset: number;
+      numbers: components['schemas']['Number'][];
+    };
+    /**
+     * @example {
+     *       "numbers": [
+     *         {
+     *           "number": "447700900100",
+     *           "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+     *           "helpText": "Shop support: call 0800 123 456. Reply STOP to opt out.",
+     *           "dateCreated": "2026-11-28T09:00:00.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    ClientNumbers: {
+      numbers: components['schemas']['Number'][];
+    };
+    /**
+     * @example {
      *       "number": "447700900123",
      *       "source": "keyword",
      *       "dateCreated": "2026-11-28T09:00:00.000Z"
@@ -1886,6 +2357,17 @@ export type SchemaCanceledCount = components['schemas']['CanceledCount'];
 export type SchemaPrice = components['schemas']['Price'];
 export type SchemaPriceList = components['schemas']['PriceList'];
 export type SchemaQuote = components['schemas']['Quote'];
+export type SchemaInboundMessage = components['schemas']['InboundMessage'];
+export type SchemaInboundMessageList =
+  components['schemas']['InboundMessageList'];
+export type SchemaConversation = components['schemas']['Conversation'];
+export type SchemaConversationList = components['schemas']['ConversationList'];
+export type SchemaConversationItem = components['schemas']['ConversationItem'];
+export type SchemaConversationThread =
+  components['schemas']['ConversationThread'];
+export type SchemaNumber = components['schemas']['Number'];
+export type SchemaNumberList = components['schemas']['NumberList'];
+export type SchemaClientNumbers = components['schemas']['ClientNumbers'];
 export type SchemaOptOut = components['schemas']['OptOut'];
 export type SchemaOptOutList = components['schemas']['OptOutList'];
 export type SchemaBranding = components['schemas']['Branding'];
@@ -5284,7 +5766,9 @@ export interface operations {
           | 'route_split.deleted'
           | 'auth.throttled'
           | 'price.changed'
-          | 'price.imported';
+          | 'price.imported'
+          | 'number.assigned'
+          | 'number.released';
         actorUserId?: string;
         targetId?: string;
         since?: string;
@@ -5795,6 +6279,647 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['OptOutList'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  adminListNumbers: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+        q?: string;
+        clientId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The number list */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "total": 1,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "numbers": [
+           *         {
+           *           "number": "447700900100",
+           *           "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+           *           "helpText": "Shop support: call 0800 123 456. Reply STOP to opt out.",
+           *           "dateCreated": "2026-11-28T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['NumberList'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  adminAssignNumber: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example 447700900100 */
+        number: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *       "helpText": "Shop support: call 0800 123 456. Reply STOP to opt out."
+         *     }
+         */
+        'application/json': {
+          /** Format: uuid */
+          clientId: string;
+          helpText?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The number */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "number": "447700900100",
+           *       "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+           *       "helpText": "Shop support: call 0800 123 456. Reply STOP to opt out.",
+           *       "dateCreated": "2026-11-28T09:00:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Number'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  adminReleaseNumber: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example 447700900100 */
+        number: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  adminListClientNumbers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The client numbers */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "numbers": [
+           *         {
+           *           "number": "447700900100",
+           *           "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+           *           "helpText": "Shop support: call 0800 123 456. Reply STOP to opt out.",
+           *           "dateCreated": "2026-11-28T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ClientNumbers'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  adminListInboundMessages: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+        from?: string;
+        to?: string;
+        since?: string;
+        until?: string;
+      };
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The inbound message list */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "total": 1,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "messages": [
+           *         {
+           *           "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+           *           "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+           *           "from": "447700900123",
+           *           "to": "447700900100",
+           *           "body": "Can I change the delivery address?",
+           *           "encoding": "GSM-7",
+           *           "segments": 1,
+           *           "method": "MELROSE_SMPP",
+           *           "complete": true,
+           *           "keyword": null,
+           *           "dateReceived": "2026-11-28T09:00:02.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['InboundMessageList'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  adminGetInboundMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The inbound message */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+           *       "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+           *       "from": "447700900123",
+           *       "to": "447700900100",
+           *       "body": "Can I change the delivery address?",
+           *       "encoding": "GSM-7",
+           *       "segments": 1,
+           *       "method": "MELROSE_SMPP",
+           *       "complete": true,
+           *       "keyword": null,
+           *       "dateReceived": "2026-11-28T09:00:02.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['InboundMessage'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  adminListConversations: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation list */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "total": 1,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "conversations": [
+           *         {
+           *           "number": "447700900123",
+           *           "lastMessageAt": "2026-11-28T09:00:02.000Z",
+           *           "lastBody": "Can I change the delivery address?",
+           *           "lastDirection": "inbound",
+           *           "inboundCount": 1,
+           *           "outboundCount": 1,
+           *           "optedOut": false
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ConversationList'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed (code `forbidden`, or `destination_not_allowed` / `destination_blocked` for a send) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  adminGetConversation: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        clientId: string;
+        number: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation thread */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "number": "447700900123",
+           *       "optedOut": false,
+           *       "total": 2,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "items": [
+           *         {
+           *           "direction": "outbound",
+           *           "id": "0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+           *           "body": "Your order has shipped",
+           *           "state": "DELIVERED",
+           *           "date": "2026-11-28T09:00:00.000Z"
+           *         },
+           *         {
+           *           "direction": "inbound",
+           *           "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+           *           "body": "Can I change the delivery address?",
+           *           "state": "RECEIVED",
+           *           "date": "2026-11-28T09:00:02.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ConversationThread'];
         };
       };
       /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
@@ -7345,6 +8470,378 @@ export interface operations {
       };
       /** @description Conflicts with the current state (code `conflict`) */
       409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listClientNumbers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The client numbers */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "numbers": [
+           *         {
+           *           "number": "447700900100",
+           *           "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+           *           "helpText": "Shop support: call 0800 123 456. Reply STOP to opt out.",
+           *           "dateCreated": "2026-11-28T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ClientNumbers'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listInboundMessages: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+        from?: string;
+        to?: string;
+        since?: string;
+        until?: string;
+      };
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The inbound message list */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "total": 1,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "messages": [
+           *         {
+           *           "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+           *           "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+           *           "from": "447700900123",
+           *           "to": "447700900100",
+           *           "body": "Can I change the delivery address?",
+           *           "encoding": "GSM-7",
+           *           "segments": 1,
+           *           "method": "MELROSE_SMPP",
+           *           "complete": true,
+           *           "keyword": null,
+           *           "dateReceived": "2026-11-28T09:00:02.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['InboundMessageList'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getInboundMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        clientId: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The inbound message */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+           *       "clientId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+           *       "from": "447700900123",
+           *       "to": "447700900100",
+           *       "body": "Can I change the delivery address?",
+           *       "encoding": "GSM-7",
+           *       "segments": 1,
+           *       "method": "MELROSE_SMPP",
+           *       "complete": true,
+           *       "keyword": null,
+           *       "dateReceived": "2026-11-28T09:00:02.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['InboundMessage'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listConversations: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation list */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "total": 1,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "conversations": [
+           *         {
+           *           "number": "447700900123",
+           *           "lastMessageAt": "2026-11-28T09:00:02.000Z",
+           *           "lastBody": "Can I change the delivery address?",
+           *           "lastDirection": "inbound",
+           *           "inboundCount": 1,
+           *           "outboundCount": 1,
+           *           "optedOut": false
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ConversationList'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getConversation: {
+    parameters: {
+      query?: {
+        count?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        clientId: string;
+        number: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation thread */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "number": "447700900123",
+           *       "optedOut": false,
+           *       "total": 2,
+           *       "count": 30,
+           *       "offset": 0,
+           *       "items": [
+           *         {
+           *           "direction": "outbound",
+           *           "id": "0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+           *           "body": "Your order has shipped",
+           *           "state": "DELIVERED",
+           *           "date": "2026-11-28T09:00:00.000Z"
+           *         },
+           *         {
+           *           "direction": "inbound",
+           *           "id": "6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817",
+           *           "body": "Can I change the delivery address?",
+           *           "state": "RECEIVED",
+           *           "date": "2026-11-28T09:00:02.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ConversationThread'];
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

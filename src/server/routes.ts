@@ -17,6 +17,12 @@ import {
   balancesRoutes,
 } from './features/balances/routes.ts';
 import { adminClientsRoutes } from './features/clients/admin-routes.ts';
+import {
+  adminInboundRoutes,
+  inboundRoutes,
+} from './features/inbound/routes.ts';
+import { adminNumbersRoutes } from './features/numbers/admin-routes.ts';
+import { numbersRoutes } from './features/numbers/routes.ts';
 import { clientsRoutes } from './features/clients/routes.ts';
 import {
   adminMessagesRoutes,
@@ -68,6 +74,8 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
           await admin.register(adminOperationsRoutes(deps));
           await admin.register(adminPricesRoutes(deps));
           await admin.register(adminOptOutsRoutes(deps));
+          await admin.register(adminNumbersRoutes(deps));
+          await admin.register(adminInboundRoutes(deps));
         },
         { prefix: '/admin' },
       );
@@ -79,6 +87,8 @@ export function apiRoutes(deps: Deps): FastifyPluginAsync {
       await scope.register(messagesRoutes(deps));
       await scope.register(batchesRoutes(deps));
       await scope.register(optOutsRoutes(deps));
+      await scope.register(numbersRoutes(deps));
+      await scope.register(inboundRoutes(deps));
     });
 
     await api.register(async (scope) => {

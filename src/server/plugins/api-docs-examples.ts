@@ -104,6 +104,50 @@ const profile = {
   email: 'ada@example.com',
 };
 const page = { total: 1, count: 30, offset: 0 };
+const phoneNumber = {
+  number: '447700900100',
+  clientId: CLIENT_ID,
+  helpText: 'Shop support: call 0800 123 456. Reply STOP to opt out.',
+  dateCreated: AT,
+};
+const inbound = {
+  id: '6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817',
+  clientId: CLIENT_ID,
+  from: '447700900123',
+  to: '447700900100',
+  body: 'Can I change the delivery address?',
+  encoding: 'GSM-7',
+  segments: 1,
+  method: 'MELROSE_SMPP',
+  complete: true,
+  keyword: null,
+  dateReceived: LATER,
+};
+const conversation = {
+  number: '447700900123',
+  lastMessageAt: LATER,
+  lastBody: 'Can I change the delivery address?',
+  lastDirection: 'inbound',
+  inboundCount: 1,
+  outboundCount: 1,
+  optedOut: false,
+};
+const threadItems = [
+  {
+    direction: 'outbound',
+    id: MESSAGE_ID,
+    body: 'Your order has shipped',
+    state: 'DELIVERED',
+    date: AT,
+  },
+  {
+    direction: 'inbound',
+    id: inbound.id,
+    body: inbound.body,
+    state: 'RECEIVED',
+    date: LATER,
+  },
+];
 
 /** By component name. */
 export const COMPONENT_EXAMPLES: Record<string, unknown> = {
@@ -178,6 +222,22 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     currency: 'EUR',
     defaultPricePerSegment: 0.05,
     prices: [price],
+  },
+  Number: phoneNumber,
+  NumberList: { ...page, numbers: [phoneNumber] },
+  ClientNumbers: { numbers: [phoneNumber] },
+  InboundMessage: inbound,
+  InboundMessageList: { ...page, messages: [inbound] },
+  Conversation: conversation,
+  ConversationList: { ...page, conversations: [conversation] },
+  ConversationItem: threadItems[1],
+  ConversationThread: {
+    number: '447700900123',
+    optedOut: false,
+    total: 2,
+    count: 30,
+    offset: 0,
+    items: threadItems,
   },
   Quote: {
     recipient: '447700900123',
@@ -361,6 +421,12 @@ export const OPERATION_EXAMPLES: Record<
       name: 'United Kingdom',
       pricePerSegment: '0.05',
       blocked: false,
+    },
+  },
+  adminAssignNumber: {
+    request: {
+      clientId: CLIENT_ID,
+      helpText: 'Shop support: call 0800 123 456. Reply STOP to opt out.',
     },
   },
   adminImportPricesCsv: {

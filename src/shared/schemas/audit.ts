@@ -31,10 +31,17 @@ export const AUDIT_ACTIONS = [
   'auth.throttled',
   'price.changed',
   'price.imported',
+  'number.assigned',
+  'number.released',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['user', 'client', 'price'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'client',
+  'price',
+  'number',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Only the fields that changed; never a password, secret or hash. */
@@ -49,7 +56,7 @@ export const AuditEventSchema = z
     actorEmail: z.string().nullable(),
     targetType: z.enum(AUDIT_TARGET_TYPES),
     /**
-     * A user's or client's id, or a price's prefix; null when the target is not known (a
+     * A user's or client's id, a price's prefix or a number's digits; null when the target is not known (a
      * throttled login for an unknown e-mail).
      */
     targetId: z.string().nullable(),

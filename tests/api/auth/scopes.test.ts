@@ -10,7 +10,8 @@ import { startServer, type TestServer } from '../../support/start-server.ts';
 
 /**
  * The only calls an API client's id and secret may make (CONTRACT: its balance, with its
- * ledger and usage, messages, the quote of a send, and its batches).
+ * ledger and usage, messages, the quote of a send, its batches, and its numbers, inbound messages and
+ * conversations).
  */
 const CLIENT_CALLS = [
   'GET /api/clients/:clientId/balances/default',
@@ -31,6 +32,11 @@ const CLIENT_CALLS = [
   'GET /api/clients/:clientId/optouts.csv',
   'PUT /api/clients/:clientId/optouts/:number',
   'DELETE /api/clients/:clientId/optouts/:number',
+  'GET /api/clients/:clientId/numbers',
+  'GET /api/clients/:clientId/inbound',
+  'GET /api/clients/:clientId/inbound/:id',
+  'GET /api/clients/:clientId/conversations',
+  'GET /api/clients/:clientId/conversations/:number',
 ];
 
 /** Reads the same for every caller, naming no client (signed-in scope): API clients too. */

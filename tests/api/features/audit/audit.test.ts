@@ -610,6 +610,19 @@ const AUDITED: Record<string, () => Promise<Call>> = {
         newPassword: 'another-password-1',
       });
   },
+  'PUT /api/admin/numbers/:number': async () => {
+    const { client } = await freshUserAndClient();
+    return () =>
+      admin.put(`/api/admin/numbers/${uniquePrefix()}`, {
+        clientId: client.id,
+      });
+  },
+  'DELETE /api/admin/numbers/:number': async () => {
+    const { client } = await freshUserAndClient();
+    const number = uniquePrefix();
+    await admin.put(`/api/admin/numbers/${number}`, { clientId: client.id });
+    return () => admin.delete(`/api/admin/numbers/${number}`);
+  },
 };
 
 /** Writes the contract's list of audited actions leaves out, and why. */
