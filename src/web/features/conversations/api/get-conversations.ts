@@ -6,7 +6,7 @@ import {
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import type { ConversationList } from './types';
+import type { ConversationList } from '../../../../shared/schemas/inbound';
 
 /** A page of the client's conversations, the most recent first. */
 export async function getConversations(

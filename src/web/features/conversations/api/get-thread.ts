@@ -6,7 +6,7 @@ import {
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { INBOX_REFRESH_MS } from './get-conversations';
-import type { Thread } from './types';
+import type { ConversationThread } from '../../../../shared/schemas/inbound';
 
 /** How many of the latest messages a thread shows at first, and how many more each time. */
 export const THREAD_PAGE_SIZE = 50;
@@ -16,9 +16,9 @@ function threadPage(
   number: string,
   offset: number,
   count: number,
-): Promise<Thread> {
+): Promise<ConversationThread> {
   return api
-    .get<Thread>(
+    .get<ConversationThread>(
       `/clients/${encodeURIComponent(clientId)}/conversations/${encodeURIComponent(number)}`,
       { query: { count, offset } },
     )
@@ -34,7 +34,7 @@ export async function getLatestThread(
   clientId: string,
   number: string,
   shown: number,
-): Promise<Thread> {
+): Promise<ConversationThread> {
   const first = await threadPage(clientId, number, 0, shown);
   if (first.total <= shown) return first;
   return threadPage(clientId, number, first.total - shown, shown);

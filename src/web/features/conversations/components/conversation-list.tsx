@@ -5,7 +5,7 @@ import { DataTable } from '../../../components/ui/data-table';
 import { paths } from '../../../config/paths';
 import { formatDateTime, formatPhoneNumber } from '../../../lib/format';
 import { useConversations } from '../api/get-conversations';
-import type { Conversation } from '../api/types';
+import type { Conversation } from '../../../../shared/schemas/inbound';
 import { OptedOutBadge } from './opted-out-badge';
 import './conversations.css';
 

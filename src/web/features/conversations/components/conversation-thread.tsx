@@ -6,7 +6,10 @@ import { errorText, isApiError } from '../../../lib/api-error';
 import { formatDateTime, formatPhoneNumber } from '../../../lib/format';
 import { stateText } from '../../../lib/message-states';
 import { THREAD_PAGE_SIZE, useThread } from '../api/get-thread';
-import type { Thread, ThreadItem } from '../api/types';
+import type {
+  ConversationItem,
+  ConversationThread,
+} from '../../../../shared/schemas/inbound';
 import './conversations.css';
 
 /**
@@ -23,7 +26,7 @@ export function ConversationThread({
   clientId: string;
   /** The remote number, digits only. */
   number: string;
-  reply: (thread: Thread) => ReactNode;
+  reply: (thread: ConversationThread) => ReactNode;
 }) {
   const [shown, setShown] = useState(THREAD_PAGE_SIZE);
   const thread = useThread(clientId, number, shown);
@@ -89,7 +92,13 @@ export function ConversationThread({
  * the keyboard can scroll it; it opens at the newest message and follows new ones, but stays
  * put when earlier messages are added above.
  */
-function MessageLog({ label, items }: { label: string; items: ThreadItem[] }) {
+function MessageLog({
+  label,
+  items,
+}: {
+  label: string;
+  items: ConversationItem[];
+}) {
   const log = useRef<HTMLDivElement>(null);
   const newest = items.at(-1)?.id;
   useEffect(() => {

@@ -4,7 +4,11 @@ import { heldRoute, mockApi, type Route } from '../../../testing/mock-api';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { makeClient } from '../../../testing/test-data';
-import type { Conversation, Thread, ThreadItem } from '../api/types';
+import type {
+  Conversation,
+  ConversationItem,
+  ConversationThread,
+} from '../../../../shared/schemas/inbound';
 
 const client = makeClient();
 const base = `/api/clients/${client.id}`;
@@ -21,7 +25,7 @@ const conversation = (overrides: Partial<Conversation> = {}): Conversation => ({
   ...overrides,
 });
 
-const items: ThreadItem[] = [
+const items: ConversationItem[] = [
   {
     direction: 'outbound',
     id: 'm1',
@@ -33,12 +37,14 @@ const items: ThreadItem[] = [
     direction: 'inbound',
     id: 'i1',
     body: 'Is my order on its way?',
-    state: null,
+    state: 'RECEIVED',
     date: '2026-11-28T09:00:00.000Z',
   },
 ];
 
-const thread = (overrides: Partial<Thread> = {}): Thread => ({
+const thread = (
+  overrides: Partial<ConversationThread> = {},
+): ConversationThread => ({
   number: remote,
   optedOut: false,
   total: items.length,
@@ -335,12 +341,12 @@ describe('A conversation', () => {
   });
 
   it('shows the latest messages of a long thread first, and earlier ones on request', async () => {
-    const many = (from: number, to: number): ThreadItem[] =>
+    const many = (from: number, to: number): ConversationItem[] =>
       Array.from({ length: to - from }, (_, i) => ({
         direction: 'inbound',
         id: `i${from + i}`,
         body: `Message ${from + i}`,
-        state: null,
+        state: 'RECEIVED',
         date: '2026-11-28T09:00:00.000Z',
       }));
     const { requests } = mockApi({

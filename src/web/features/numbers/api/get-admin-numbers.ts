@@ -6,7 +6,7 @@ import {
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import type { NumberList } from './types';
+import type { NumberList } from '../../../../shared/schemas/numbers';
 
 export interface AdminNumbersQuery {
   offset: number;

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import type { InboundNumber } from './types';
+import type { PhoneNumber } from '../../../../shared/schemas/numbers';
 
 /**
  * The numbers a client holds: its owner's call, or staff's under /admin (CONTRACT "Two-way
@@ -10,9 +10,9 @@ import type { InboundNumber } from './types';
 export async function getClientNumbers(
   clientId: string,
   asAdmin = false,
-): Promise<InboundNumber[]> {
+): Promise<PhoneNumber[]> {
   const body = unwrap(
-    await api.get<{ numbers: InboundNumber[] }>(
+    await api.get<{ numbers: PhoneNumber[] }>(
       `${asAdmin ? '/admin' : ''}/clients/${encodeURIComponent(clientId)}/numbers`,
     ),
   );

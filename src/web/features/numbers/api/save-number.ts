@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import type { InboundNumber } from './types';
+import type { PhoneNumber } from '../../../../shared/schemas/numbers';
 
 const numberPath = (number: string) =>
   `/admin/numbers/${encodeURIComponent(number)}`;
@@ -17,8 +17,8 @@ export interface AssignNumberInput {
 export async function assignNumber({
   number,
   ...body
-}: AssignNumberInput): Promise<InboundNumber> {
-  return unwrap(await api.put<InboundNumber>(numberPath(number), { body }));
+}: AssignNumberInput): Promise<PhoneNumber> {
+  return unwrap(await api.put<PhoneNumber>(numberPath(number), { body }));
 }
 
 /** Releases `number`: inbound messages to it are no longer anyone's. */

@@ -3,18 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { heldRoute, mockApi, type Route } from '../../../testing/mock-api';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { makeUser } from '../../../testing/test-data';
-import type { InboundNumber } from '../api/types';
+import type { PhoneNumber } from '../../../../shared/schemas/numbers';
 
 const clientA = '22222222-2222-4222-8222-222222222222';
 const clientB = '33333333-3333-4333-8333-333333333333';
 
-const mobile: InboundNumber = {
+const mobile: PhoneNumber = {
   number: '447700900123',
   clientId: clientA,
   helpText: 'Acme: call 0800 123 for help',
   dateCreated: '2026-11-20T10:00:00.000Z',
 };
-const shortCode: InboundNumber = {
+const shortCode: PhoneNumber = {
   number: '60123',
   clientId: clientB,
   helpText: null,
@@ -23,7 +23,7 @@ const shortCode: InboundNumber = {
 
 /** The numbers answering each query: the number starting with q, of clientId when given. */
 const numbersRoute =
-  (numbers: InboundNumber[], total?: number) =>
+  (numbers: PhoneNumber[], total?: number) =>
   ({ search }: { search: string }) => {
     const params = new URLSearchParams(search);
     const q = params.get('q') ?? '';
@@ -203,7 +203,7 @@ describe('Numbers, the admin screen', () => {
       within(form).getByRole('button', { name: 'Assign Number' }),
     );
     expect(number).toHaveAccessibleDescription(
-      'Number must be 3 to 15 digits (short codes have 3 to 8)',
+      'Number must be 3 to 15 digits without +, such as 447700900123 or 12345',
     );
     await user.clear(number);
     await user.type(number, '+44 20 7900 01');

@@ -16,7 +16,7 @@ import { formatDate, formatPhoneNumber } from '../../../lib/format';
 import { useCanCall } from '../../../lib/permissions';
 import { useAdminNumbers } from '../api/get-admin-numbers';
 import { useNumberMutations } from '../api/save-number';
-import type { InboundNumber } from '../api/types';
+import type { PhoneNumber } from '../../../../shared/schemas/numbers';
 import {
   NumberFilterSchema,
   numbersHref,
@@ -28,10 +28,10 @@ import '../../../components/ui/field.css';
 
 export const NUMBER_RELEASED = 'The number has been released';
 
-export const releaseQuestion = (number: InboundNumber) =>
+export const releaseQuestion = (number: PhoneNumber) =>
   `Are you sure you want to release ${formatPhoneNumber(number.number)}? Messages to it will no longer reach its client.`;
 
-type Open = { kind: 'assign' } | { kind: 'edit'; number: InboundNumber };
+type Open = { kind: 'assign' } | { kind: 'edit'; number: PhoneNumber };
 
 /**
  * Staff's inbound numbers (ROLE_NUMBER_ADMIN): every assigned number with its client, found by
@@ -50,7 +50,7 @@ export function AdminNumbers({
 }) {
   const toast = useToast();
   const [open, setOpen] = useState<Open | null>(null);
-  const [releasing, setReleasing] = useState<InboundNumber | null>(null);
+  const [releasing, setReleasing] = useState<PhoneNumber | null>(null);
   const { release } = useNumberMutations();
   const close = () => setOpen(null);
 
@@ -178,8 +178,8 @@ function NumberTable({
 }: {
   filter: NumberFilter;
   offset: number;
-  onEdit: (number: InboundNumber) => void;
-  onRelease: (number: InboundNumber) => void;
+  onEdit: (number: PhoneNumber) => void;
+  onRelease: (number: PhoneNumber) => void;
 }) {
   const numbers = useAdminNumbers({ ...filter, offset });
   const canViewClient = useCanCall({ family: 'CLIENT', verb: 'VIEW' });

@@ -8,20 +8,23 @@ import { useToast } from '../../../components/ui/toaster';
 import { formatPhoneNumber } from '../../../lib/format';
 import { useEditForm } from '../../../lib/use-edit-form';
 import { useNumberMutations } from '../api/save-number';
-import { NUMBER_PATTERN, type InboundNumber } from '../api/types';
+import {
+  HelpTextSchema,
+  NumberValueSchema,
+  type PhoneNumber,
+} from '../../../../shared/schemas/numbers';
 
-/** The server's rules (CONTRACT "Two-way messaging"), checked here first; a pasted '+' is dropped. */
+/**
+ * The server's own rules (src/shared/schemas/numbers.ts), checked here first; the spaces, '+'
+ * and '-' of a pasted number are dropped before.
+ */
 const AssignNumberSchema = z.object({
   number: z
     .string()
     .transform((number) => number.replace(/[\s+\-().]/g, ''))
-    .refine((number) => number !== '', 'Number cannot be empty')
-    .refine(
-      (number) => NUMBER_PATTERN.test(number),
-      'Number must be 3 to 15 digits (short codes have 3 to 8)',
-    ),
+    .pipe(NumberValueSchema),
   clientId: idOf('Client ID'),
-  helpText: z.string().trim(),
+  helpText: HelpTextSchema,
 });
 
 export const NUMBER_ASSIGNED = 'The number has been assigned';
@@ -36,7 +39,7 @@ export function AssignNumberForm({
   clientId = '',
   onDone,
 }: {
-  number?: InboundNumber;
+  number?: PhoneNumber;
   /** The client to assign to, when the screen is filtered by one. */
   clientId?: string;
   onDone: () => void;

@@ -4,10 +4,10 @@ import { heldRoute, mockApi, type Route } from '../../../testing/mock-api';
 import { renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
 import { makeBalance, makeClient, makeUser } from '../../../testing/test-data';
-import type { InboundNumber } from '../api/types';
+import type { PhoneNumber } from '../../../../shared/schemas/numbers';
 
 const client = makeClient({ name: 'Web shop' });
-const held: InboundNumber[] = [
+const held: PhoneNumber[] = [
   {
     number: '447700900123',
     clientId: client.id,
