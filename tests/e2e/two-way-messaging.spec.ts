@@ -69,6 +69,7 @@ async function expectNoSidewaysScroll(page: Page, screen: string) {
 test('staff assign a number in Admin → Numbers, edit and release it; the owner sees it on the client page', async ({
   page,
   user,
+  browser,
 }) => {
   const client = await createClientViaApi(user, 'Web shop');
   const number = uniqueNumber();
@@ -110,14 +111,16 @@ test('staff assign a number in Admin → Numbers, edit and release it; the owner
   await expect(page.getByText('The number has been saved')).toBeVisible();
   await expect(row).toContainText('Web shop: reply STOP to end');
 
-  // The owner's client page lists it.
-  const owner = await page.context().newPage();
+  // The owner's client page lists it (in a browser context of their own: the credentials are
+  // kept in the origin's storage).
+  const ownerContext = await browser.newContext();
+  const owner = await ownerContext.newPage();
   await loginAs(owner, user);
   await owner.goto(`/#/clients/${client.id}`);
   const card = owner.getByRole('region', { name: 'Numbers' });
   await expect(card).toContainText(`+${number}`);
   await expect(card).toContainText('Help text: Web shop: reply STOP to end');
-  await owner.close();
+  await ownerContext.close();
 
   // The admin client page too, with the way back to Numbers.
   await page.goto(`/#/admin/clients/${client.id}`);
@@ -300,8 +303,9 @@ test('the Inbox, a thread and Opt-outs fit a phone and work from the keyboard', 
   await expect(page.getByText('SMS Sent')).toBeVisible();
 
   await page.goto('/#/messaging/optouts');
-  await page.getByLabel('Number').fill(`+${recipient}`);
-  await page.getByLabel('Number').press('Enter');
+  const add = page.getByRole('region', { name: 'Add an opt-out' });
+  await add.getByLabel('Number').fill(`+${recipient}`);
+  await add.getByLabel('Number').press('Enter');
   await expect(
     page.getByRole('row', { name: new RegExp(recipient) }),
   ).toBeVisible();
