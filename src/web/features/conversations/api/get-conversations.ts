@@ -34,6 +34,9 @@ export function useConversations(clientId: string, offset: number) {
   return useQuery({
     ...conversationsQueryOptions(clientId, offset),
     placeholderData: keepPreviousData,
+    // Changed by what arrives (a reply, a STOP), not only by this user: asked again whenever
+    // the screen is opened rather than kept for the app's 30 s.
+    staleTime: 0,
     refetchInterval: INBOX_REFRESH_MS,
   });
 }

@@ -55,6 +55,9 @@ export function useThread(clientId: string, number: string, shown: number) {
   return useQuery({
     ...threadQueryOptions(clientId, number, shown),
     placeholderData: keepPreviousData,
+    // Changed by what arrives (a reply, a STOP), not only by this user: asked again whenever
+    // the screen is opened rather than kept for the app's 30 s.
+    staleTime: 0,
     refetchInterval: INBOX_REFRESH_MS,
   });
 }

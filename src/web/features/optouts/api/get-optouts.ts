@@ -31,5 +31,8 @@ export function useOptouts(clientId: string, offset: number) {
   return useQuery({
     ...optoutsQueryOptions(clientId, offset),
     placeholderData: keepPreviousData,
+    // Changed by what arrives (a reply, a STOP), not only by this user: asked again whenever
+    // the screen is opened rather than kept for the app's 30 s.
+    staleTime: 0,
   });
 }
