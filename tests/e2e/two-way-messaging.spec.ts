@@ -71,6 +71,8 @@ test('staff assign a number in Admin → Numbers, edit and release it; the owner
   user,
   browser,
 }) => {
+  // Two sign-ins, three screens and axe four times: more than the default 30 s on 2 busy cores.
+  test.setTimeout(90_000);
   const client = await createClientViaApi(user, 'Web shop');
   const number = uniqueNumber();
   await loginAs(page, ADMIN);
@@ -146,7 +148,7 @@ test('the owner reads a conversation, replies from the number the client holds, 
   user,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const client = await createClientViaApi(user, 'Web shop');
   await grantCreditViaApi(client.id, '5');
   const held = uniqueNumber();
