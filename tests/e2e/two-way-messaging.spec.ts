@@ -314,3 +314,38 @@ test('the Inbox, a thread and Opt-outs fit a phone and work from the keyboard', 
   await expectNoSidewaysScroll(page, 'Opt-outs');
   await expectNoSeriousA11yViolations(page);
 });
+
+test('a bulk send to a number that opted out is refused with the reason, and the user stays signed in', async ({
+  page,
+  user,
+  request,
+}) => {
+  const client = await createClientViaApi(user, 'Web shop');
+  await grantCreditViaApi(client.id, '5');
+  const stopped = uniqueNumber();
+  const put = await request.put(
+    `/api/clients/${client.id}/optouts/${stopped}`,
+    { headers: ownerHeaders(user) },
+  );
+  expect(put.status(), await put.text()).toBe(200);
+  await loginAs(page, user);
+  await page.goto('/#/messaging/bulk');
+  // The quotes by destination cannot see one opted-out number among many: the server says it.
+  await page.getByLabel('Phone numbers').fill(`${stopped}\n${uniqueNumber()}`);
+  await page.getByLabel('Body').fill('Our sale starts today');
+  await page.getByRole('button', { name: 'Send to 2 recipients' }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: 'OK' })
+    .click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'nothing was sent' }),
+  ).toHaveText(
+    `Sending to recipient 0 (+${stopped}: opted out) is not allowed; nothing was sent`,
+  );
+  await expect(page).toHaveURL(/#\/messaging\/bulk$/);
+  const sent = await request.get(`/api/clients/${client.id}/messages`, {
+    headers: ownerHeaders(user),
+  });
+  expect((await sent.json()).total).toBe(0);
+});
