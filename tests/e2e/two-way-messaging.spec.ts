@@ -143,10 +143,11 @@ test('staff assign a number in Admin → Numbers, edit and release it; the owner
   await expect(page.getByText('No numbers match these filters.')).toBeVisible();
 });
 
-test('the owner reads a conversation, replies from the number the client holds, and a number that opted out is refused', async ({
+test('the owner reads a conversation, replies from the number the client holds, and a number that opted out is refused; staff read it', async ({
   page,
   user,
   request,
+  browser,
 }) => {
   test.setTimeout(90_000);
   const client = await createClientViaApi(user, 'Web shop');
@@ -262,6 +263,22 @@ test('the owner reads a conversation, replies from the number the client holds, 
     { headers: ownerHeaders(user) },
   );
   expect((await after.json()).total).toBe(2);
+
+  // Staff read the same conversation on the admin client page, in the side panel.
+  const staffContext = await browser.newContext();
+  const staff = await staffContext.newPage();
+  await loginAs(staff, ADMIN);
+  await staff.goto(`/#/admin/clients/${client.id}`);
+  const section = staff.getByRole('region', { name: 'Conversations' });
+  await section.getByRole('button', { name: `+${recipient}` }).click();
+  const panel = staff.getByRole('dialog', {
+    name: `Conversation with +${recipient}`,
+  });
+  await expect(
+    panel.getByRole('log').getByRole('listitem').last(),
+  ).toContainText('It arrives tomorrow');
+  await expectNoSeriousA11yViolations(staff);
+  await staffContext.close();
 });
 
 test('the Inbox, a thread and Opt-outs fit a phone and work from the keyboard', async ({

@@ -62,13 +62,34 @@ export const queryKeys = {
     ofClient: (clientId: string, asAdmin = false) =>
       [...(asAdmin ? ['admin'] : []), 'numbers', 'client', clientId] as const,
   },
-  /** A client's conversations and their threads: a send or an inbound message changes both. */
+  /**
+   * A client's conversations and their threads: a send or an inbound message changes both.
+   * Staff's copies start with 'admin' so they never mix with the owner's.
+   */
   conversations: {
     ofClient: (clientId: string) => ['conversations', clientId] as const,
-    list: (clientId: string, offset: number) =>
-      ['conversations', clientId, 'list', offset] as const,
-    thread: (clientId: string, number: string, shown: number) =>
-      ['conversations', clientId, 'thread', number, shown] as const,
+    list: (clientId: string, offset: number, asAdmin = false) =>
+      [
+        ...(asAdmin ? ['admin'] : []),
+        'conversations',
+        clientId,
+        'list',
+        offset,
+      ] as const,
+    thread: (
+      clientId: string,
+      number: string,
+      shown: number,
+      asAdmin = false,
+    ) =>
+      [
+        ...(asAdmin ? ['admin'] : []),
+        'conversations',
+        clientId,
+        'thread',
+        number,
+        shown,
+      ] as const,
   },
   /** A client's opt-outs (issue 32). */
   optouts: {

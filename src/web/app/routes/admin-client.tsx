@@ -12,6 +12,7 @@ import { AdminThresholdCard } from '../../features/clients/components/admin-thre
 import { ClientLimitsCard } from '../../features/clients/components/client-limits-card';
 import { StopTrafficCard } from '../../features/clients/components/stop-traffic-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
+import { AdminClientConversations } from '../../features/conversations/components/conversation-list';
 import { AdminClientMessages } from '../../features/messages/components/admin-client-messages';
 import { ClientNumbersCard } from '../../features/numbers/components/client-numbers-card';
 import { routeSplitAccess } from '../../features/route-splits/access';
@@ -22,7 +23,7 @@ import { useCanCall } from '../../lib/permissions';
 /**
  * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), the
  * low-balance threshold (issue 12), its destinations and throughput (issue 19), its inbound
- * numbers (issue 32), then the client's messages. Each part is shown to the roles
+ * numbers and conversations (issue 32), then the client's messages. Each part is shown to the roles
  * that may make its calls (issue 17): a refused call would log the user out.
  */
 export function AdminClientRoute() {
@@ -107,6 +108,7 @@ function AdminClientPage() {
       <RoleGate title="Route Splits" access={routeSplitAccess.list}>
         <RouteSplitList client={client.data} />
       </RoleGate>
+      <AdminClientConversations clientId={client.data.id} />
       <AdminClientMessages clientId={client.data.id} />
     </div>
   );

@@ -1,11 +1,15 @@
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../../shared/limits';
 import { ButtonLink } from '../../../components/ui/button';
-import { DataTable } from '../../../components/ui/data-table';
+import { DataTable, type Column } from '../../../components/ui/data-table';
+import { SectionCard } from '../../../components/ui/section-card';
+import { usePanel } from '../../../components/ui/side-panel';
 import { paths } from '../../../config/paths';
 import { formatDateTime, formatPhoneNumber } from '../../../lib/format';
 import { useConversations } from '../api/get-conversations';
 import type { Conversation } from '../../../../shared/schemas/inbound';
+import { ConversationThread } from './conversation-thread';
 import { OptedOutBadge } from './opted-out-badge';
 import './conversations.css';
 
@@ -33,41 +37,14 @@ export function ConversationList({
       rowKey={(conversation) => conversation.number}
       rowClassName={() => 'row-link'}
       className="conversation-table"
-      columns={[
-        {
-          header: 'Number',
-          label: null,
-          className: 'nowrap',
-          cell: (conversation) => (
-            <span className="conversation-number">
-              <Link
-                className="row-link-target tabular"
-                to={paths.conversation(conversation.number)}
-              >
-                {formatPhoneNumber(conversation.number)}
-              </Link>
-              {conversation.optedOut ? <OptedOutBadge /> : null}
-            </span>
-          ),
-        },
-        {
-          header: 'Last message',
-          label: null,
-          className: 'conversation-last',
-          cell: (conversation) => <LastMessage conversation={conversation} />,
-        },
-        {
-          header: 'When',
-          className: 'nowrap',
-          cell: (conversation) => formatDateTime(conversation.lastMessageAt),
-        },
-        {
-          header: 'Messages',
-          numeric: true,
-          cell: (conversation) =>
-            `${conversation.inboundCount} received · ${conversation.outboundCount} sent`,
-        },
-      ]}
+      columns={conversationColumns((conversation) => (
+        <Link
+          className="row-link-target tabular"
+          to={paths.conversation(conversation.number)}
+        >
+          {formatPhoneNumber(conversation.number)}
+        </Link>
+      ))}
       caption={(rows, data) =>
         `Conversations ${offset + 1} to ${offset + rows.length} of ${data.total}`
       }
@@ -90,6 +67,99 @@ export function ConversationList({
         hrefFor: inboxHref,
       }}
     />
+  );
+}
+
+/** The columns of a list of conversations; `open` is the number, as what opens the thread. */
+function conversationColumns(
+  open: (conversation: Conversation) => ReactNode,
+): Column<Conversation>[] {
+  return [
+    {
+      header: 'Number',
+      label: null,
+      className: 'nowrap',
+      cell: (conversation) => (
+        <span className="conversation-number">
+          {open(conversation)}
+          {conversation.optedOut ? <OptedOutBadge /> : null}
+        </span>
+      ),
+    },
+    {
+      header: 'Last message',
+      label: null,
+      className: 'conversation-last',
+      cell: (conversation) => <LastMessage conversation={conversation} />,
+    },
+    {
+      header: 'When',
+      className: 'nowrap',
+      cell: (conversation) => formatDateTime(conversation.lastMessageAt),
+    },
+    {
+      header: 'Messages',
+      numeric: true,
+      cell: (conversation) =>
+        `${conversation.inboundCount} received · ${conversation.outboundCount} sent`,
+    },
+  ];
+}
+
+/**
+ * A client's conversations for staff (ROLE_CLIENT_VIEW, the admin calls), on the admin client
+ * page: the same list, read only; a number opens its thread in the side panel. Paged in place,
+ * as the page's URL `offset` is the messages'.
+ */
+export function AdminClientConversations({ clientId }: { clientId: string }) {
+  const [offset, setOffset] = useState(0);
+  const conversations = useConversations(clientId, offset, true);
+  const panel = usePanel();
+  return (
+    <SectionCard title="Conversations" className="stack-sm">
+      <DataTable
+        card={false}
+        query={conversations}
+        rows={(data) => data.conversations}
+        rowKey={(conversation) => conversation.number}
+        className="conversation-table"
+        columns={conversationColumns((conversation) => (
+          <button
+            type="button"
+            className="link-button tabular"
+            onClick={() =>
+              panel.showPanel(
+                <ConversationThread
+                  clientId={clientId}
+                  number={conversation.number}
+                  asAdmin
+                  reply={() => null}
+                />,
+                {
+                  title: `Conversation with ${formatPhoneNumber(conversation.number)}`,
+                },
+              )
+            }
+          >
+            {formatPhoneNumber(conversation.number)}
+          </button>
+        ))}
+        caption={(rows, data) =>
+          `Conversations of the client, ${offset + 1} to ${offset + rows.length} of ${data.total}`
+        }
+        loadingLabel="Loading conversations"
+        skeletonRows={3}
+        errorPrefix="The conversations could not be loaded. "
+        empty="This client has no conversations."
+        pager={{
+          label: 'Conversation pages',
+          offset,
+          pageSize: DEFAULT_PAGE_SIZE,
+          total: (data) => data.total,
+          onPage: setOffset,
+        }}
+      />
+    </SectionCard>
   );
 }
 

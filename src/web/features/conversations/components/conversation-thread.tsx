@@ -22,14 +22,17 @@ export function ConversationThread({
   clientId,
   number,
   reply,
+  asAdmin = false,
 }: {
   clientId: string;
   /** The remote number, digits only. */
   number: string;
   reply: (thread: ConversationThread) => ReactNode;
+  /** Read through staff's calls (ROLE_CLIENT_VIEW). */
+  asAdmin?: boolean;
 }) {
   const [shown, setShown] = useState(THREAD_PAGE_SIZE);
-  const thread = useThread(clientId, number, shown);
+  const thread = useThread(clientId, number, shown, asAdmin);
   const shownNumber = formatPhoneNumber(number);
 
   if (thread.isPending) {

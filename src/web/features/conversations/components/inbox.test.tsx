@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { heldRoute, mockApi, type Route } from '../../../testing/mock-api';
 import { currentPath, renderApp } from '../../../testing/render-app';
 import { shellRoutes } from '../../../testing/shell-stubs';
-import { makeClient } from '../../../testing/test-data';
+import { makeBalance, makeClient, makeUser } from '../../../testing/test-data';
 import type {
   Conversation,
   ConversationItem,
@@ -433,5 +433,50 @@ describe('A conversation', () => {
     );
     expect(within(form).getByLabelText('Reply')).toBeDisabled();
     expect(requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+});
+
+describe("A client's conversations on the admin client page", () => {
+  it('are listed for staff through the admin calls, and a number opens its thread, read only, in the side panel', async () => {
+    const admin = `/api/admin/clients/${client.id}`;
+    const { requests } = mockApi({
+      'GET /api/users/me': { body: makeUser({ roles: ['ROLE_CLIENT_VIEW'] }) },
+      [`GET ${admin}`]: { body: client },
+      [`GET ${admin}/balances/default`]: {
+        body: makeBalance({ id: client.id }),
+      },
+      [`GET ${admin}/messages`]: {
+        body: { messages: [], total: 0, count: 0, offset: 0 },
+      },
+      [`GET ${admin}/numbers`]: { body: { numbers: [] } },
+      [`GET ${admin}/conversations`]: conversationsRoute([conversation()]),
+      [`GET ${admin}/conversations/${remote}`]: { body: thread() },
+    });
+    const { user } = renderApp(`/admin/clients/${client.id}`, {
+      loggedIn: true,
+    });
+    const section = await screen.findByRole('region', {
+      name: 'Conversations',
+    });
+    const table = await within(section).findByRole('table', {
+      name: 'Conversations of the client, 1 to 1 of 1',
+    });
+    await user.click(
+      within(table).getByRole('button', { name: '+447700900123' }),
+    );
+    const panel = await screen.findByRole('dialog', {
+      name: 'Conversation with +447700900123',
+    });
+    const log = await within(panel).findByRole('log', {
+      name: 'Messages with +447700900123',
+    });
+    expect(within(log).getAllByRole('listitem')).toHaveLength(2);
+    // Staff read; only the owner replies.
+    expect(within(panel).queryByRole('form')).toBeNull();
+    expect(
+      requests
+        .filter((r) => r.path.includes('/conversations'))
+        .map((r) => r.path),
+    ).toEqual([`${admin}/conversations`, `${admin}/conversations/${remote}`]);
   });
 });
