@@ -789,7 +789,7 @@ export interface paths {
     };
     /**
      * The conversations of any client's, newest first
-     * @description One conversation per remote number: the senders of its inbound messages and the recipients of its messages. Newest first by `lastMessageAt`; `lastDirection` says whether the last message came in or went out (at the same instant: inbound); `optedOut`: the number opted out, and a send to it is refused.
+     * @description One conversation per remote number: the senders of its inbound messages and the recipients of its messages. Newest first by `lastMessageAt`; `lastDirection` says whether the last message came in or went out (at the same instant: inbound); `optedOut`: the number opted out, and a send to it is refused. `inbound=true`: only the numbers that wrote to the client (an inbox), which costs what they wrote rather than everything the client sent.
      */
     get: operations['adminListConversations'];
     put?: never;
@@ -1205,7 +1205,7 @@ export interface paths {
     };
     /**
      * The conversations of a client's, newest first
-     * @description One conversation per remote number: the senders of its inbound messages and the recipients of its messages. Newest first by `lastMessageAt`; `lastDirection` says whether the last message came in or went out (at the same instant: inbound); `optedOut`: the number opted out, and a send to it is refused.
+     * @description One conversation per remote number: the senders of its inbound messages and the recipients of its messages. Newest first by `lastMessageAt`; `lastDirection` says whether the last message came in or went out (at the same instant: inbound); `optedOut`: the number opted out, and a send to it is refused. `inbound=true`: only the numbers that wrote to the client (an inbox), which costs what they wrote rather than everything the client sent.
      */
     get: operations['listConversations'];
     put?: never;
@@ -6793,6 +6793,8 @@ export interface operations {
       query?: {
         count?: number;
         offset?: number;
+        /** @description `true`: only the conversations of numbers that wrote to the client, not those it only sent to */
+        inbound?: 'true' | 'false';
       };
       header?: never;
       path: {
@@ -8701,6 +8703,8 @@ export interface operations {
       query?: {
         count?: number;
         offset?: number;
+        /** @description `true`: only the conversations of numbers that wrote to the client, not those it only sent to */
+        inbound?: 'true' | 'false';
       };
       header?: never;
       path: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   IdSchema,
   idOf,
+  UUID_EXAMPLE,
   ListMetaSchema,
   pagingSchema,
   TimestampSchema,
@@ -77,10 +78,19 @@ export type AuditList = z.infer<typeof AuditListSchema>;
 const ACTOR_LABEL = 'Actor user ID';
 const TARGET_LABEL = 'Target ID';
 
+/**
+ * A target is a user's or client's id, a price's prefix or a number's digits: the filter takes
+ * any of them, so "who moved this number" is one search.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isTargetId = (value: string) =>
+  UUID.test(value) || /^\d{1,15}$/.test(value);
+const TARGET_MESSAGE = `${TARGET_LABEL} must be a UUID such as ${UUID_EXAMPLE}, or the digits of a price prefix or number`;
+
 export const AuditQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE).extend({
   action: z.enum(AUDIT_ACTIONS, { message: 'Unknown action' }).optional(),
   actorUserId: idOf(ACTOR_LABEL).optional(),
-  targetId: idOf(TARGET_LABEL).optional(),
+  targetId: z.string().trim().refine(isTargetId, TARGET_MESSAGE).optional(),
   since: DateOrTimeSchema.optional(),
   until: DateOrTimeSchema.optional(),
 });
@@ -96,7 +106,7 @@ export const AuditFilterSchema = z
     targetId: z
       .string()
       .trim()
-      .pipe(z.union([z.literal(''), idOf(TARGET_LABEL)])),
+      .refine((value) => value === '' || isTargetId(value), TARGET_MESSAGE),
     since: z.union([z.literal(''), z.iso.date('Enter a date')]),
     until: z.union([z.literal(''), z.iso.date('Enter a date')]),
   })

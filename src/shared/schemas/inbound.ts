@@ -102,6 +102,17 @@ export type ConversationList = z.infer<typeof ConversationListSchema>;
 
 export const ConversationQuerySchema = pagingSchema(DEFAULT_PAGE_SIZE);
 
+export const ConversationListQuerySchema = ConversationQuerySchema.extend({
+  /** `true`: only the numbers that wrote to the client (an inbox of replies). */
+  inbound: z
+    .enum(['true', 'false'], { error: 'inbound must be true or false' })
+    .optional()
+    .meta({
+      description:
+        '`true`: only the conversations of numbers that wrote to the client, not those it only sent to',
+    }),
+});
+
 /** What an inbound message's `state` is in a thread: it has no delivery states. */
 export const RECEIVED = 'RECEIVED';
 

@@ -95,6 +95,19 @@ describe('what the inbound and conversation reads look up', () => {
     );
   });
 
+  it('reads an inbox (numbers that wrote) from the inbound index, then one range of sends per number', async () => {
+    const plans = await plansOf((q) =>
+      listConversations(q, CLIENT, page, true),
+    );
+    for (const plan of plans) expectNoTableScan(plan);
+    expect(plans[0]).toMatch(
+      /Index Only Scan[^}]*"Index Name":"inbound_messages_conversation_idx"/,
+    );
+    expect(plans[0]).toMatch(
+      /Index Only Scan[^}]*"Index Name":"messages_conversation_idx"/,
+    );
+  });
+
   it('reads one thread through the conversation indexes', async () => {
     const plans = await plansOf((q) =>
       conversationItems(q, CLIENT, '447700900123', page),

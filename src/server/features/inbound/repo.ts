@@ -100,13 +100,11 @@ export async function findInbound(
 /**
  * A client's conversations: one per remote number, the senders of its inbound messages and the
  * recipients of its messages, each side counted in one pass over its conversation index
- * (client_id, number, date: an index-only scan, already grouped by number). Only the page's
- * conversations then look up their last body (one index probe each) and opt-out (the
- * optouts key). The last message is the later of the two sides; at the same instant, the
- * inbound one (the reply the client has not yet answered).
+ * (client_id, number, date: an index-only scan, already grouped by number). Its cost grows with
+ * what the client sent and received, never with the whole table.
  */
-const CONVERSATIONS = `
-  WITH outbound AS (
+const ALL_CONVERSATIONS = `
+  outbound AS (
     SELECT recipient AS number, count(*)::int AS n, max(date_created) AS last_at
     FROM messages WHERE client_id = $1 GROUP BY recipient
   ), inbound AS (
@@ -117,7 +115,34 @@ const CONVERSATIONS = `
       i.last_at AS inbound_at, o.last_at AS outbound_at,
       greatest(i.last_at, o.last_at) AS last_at
     FROM outbound o FULL JOIN inbound i USING (number)
-  ), page AS (
+  )`;
+
+/**
+ * Only the numbers that wrote to the client (an inbox): the inbound side grouped as above, and
+ * the sent side counted for those numbers alone, one index range each. A client that sent a
+ * million messages and heard back from a few hundred numbers reads a few hundred ranges.
+ */
+const INBOUND_CONVERSATIONS = `
+  inbound AS (
+    SELECT from_number AS number, count(*)::int AS n, max(date_received) AS last_at
+    FROM inbound_messages WHERE client_id = $1 GROUP BY from_number
+  ), conversations AS (
+    SELECT i.number, i.n AS inbound_count, o.n AS outbound_count,
+      i.last_at AS inbound_at, o.last_at AS outbound_at,
+      greatest(i.last_at, o.last_at) AS last_at
+    FROM inbound i CROSS JOIN LATERAL (
+      SELECT count(*)::int AS n, max(date_created) AS last_at
+      FROM messages WHERE client_id = $1 AND recipient = i.number
+    ) o
+  )`;
+
+/**
+ * The page of conversations: only its rows then look up their last body (one index probe each)
+ * and opt-out (the optouts key). The last message is the later of the two sides; at the same
+ * instant, the inbound one (the reply the client has not yet answered).
+ */
+const conversationPage = (sides: string) => `
+  WITH ${sides}, page AS (
     SELECT *, (count(*) OVER ())::int AS total FROM conversations
     ORDER BY last_at DESC, number DESC LIMIT $2 OFFSET $3
   ), directed AS (
@@ -142,12 +167,23 @@ const CONVERSATIONS = `
   FROM directed
   ORDER BY last_at DESC, number DESC`;
 
-const CONVERSATION_COUNT = `
-  SELECT count(*)::int AS n FROM (
-    SELECT recipient FROM messages WHERE client_id = $1
-    UNION
-    SELECT from_number FROM inbound_messages WHERE client_id = $1
-  ) numbers`;
+const CONVERSATIONS = {
+  all: conversationPage(ALL_CONVERSATIONS),
+  inbound: conversationPage(INBOUND_CONVERSATIONS),
+};
+
+/** How many conversations, for a page past the end (it has no row to carry the count). */
+const CONVERSATION_COUNT = {
+  all: `
+    SELECT count(*)::int AS n FROM (
+      SELECT recipient FROM messages WHERE client_id = $1
+      UNION
+      SELECT from_number FROM inbound_messages WHERE client_id = $1
+    ) numbers`,
+  inbound: `
+    SELECT count(DISTINCT from_number)::int AS n
+    FROM inbound_messages WHERE client_id = $1`,
+};
 
 interface ConversationRow {
   number: string;
@@ -160,19 +196,22 @@ interface ConversationRow {
   total: number;
 }
 
+/** `inboundOnly`: only the conversations of numbers that wrote to the client. */
 export async function listConversations(
   q: Queryable,
   clientId: string,
   page: { count: number; offset: number },
+  inboundOnly = false,
 ): Promise<Page<Conversation>> {
-  const rows = await q.query<ConversationRow>(CONVERSATIONS, [
+  const which = inboundOnly ? 'inbound' : 'all';
+  const rows = await q.query<ConversationRow>(CONVERSATIONS[which], [
     clientId,
     page.count,
     page.offset,
   ]);
   const total =
     rows[0]?.total ??
-    (await q.query<{ n: number }>(CONVERSATION_COUNT, [clientId]))[0]!.n;
+    (await q.query<{ n: number }>(CONVERSATION_COUNT[which], [clientId]))[0]!.n;
   return {
     total,
     items: rows.map((row) => ({

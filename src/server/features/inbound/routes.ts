@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ClientIdParamsSchema } from '../../../shared/schemas/common.ts';
 import {
+  ConversationListQuerySchema,
   ConversationListSchema,
   ConversationParamsSchema,
   ConversationQuerySchema,
@@ -22,7 +23,8 @@ const CONVERSATIONS_DESCRIPTION =
   'One conversation per remote number: the senders of its inbound messages and the ' +
   'recipients of its messages. Newest first by `lastMessageAt`; `lastDirection` says whether ' +
   'the last message came in or went out (at the same instant: inbound); `optedOut`: the ' +
-  'number opted out, and a send to it is refused.';
+  'number opted out, and a send to it is refused. `inbound=true`: only the numbers that wrote ' +
+  'to the client (an inbox), which costs what they wrote rather than everything the client sent.';
 const THREAD_DESCRIPTION =
   'Both directions, oldest first (page from the end for the latest: offset = total - count). ' +
   "`state`: an outbound item's message state, `RECEIVED` for an inbound one. A number never " +
@@ -100,7 +102,7 @@ function inboundReads(deps: Deps, admin: boolean): FastifyPluginAsyncZod {
           summary: `The conversations of ${whose}, newest first`,
           description: CONVERSATIONS_DESCRIPTION,
           params: ClientIdParamsSchema,
-          querystring: ConversationQuerySchema,
+          querystring: ConversationListQuerySchema,
           response: { 200: ConversationListSchema, ...errors },
         },
       },

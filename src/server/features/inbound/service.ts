@@ -65,13 +65,19 @@ export async function listConversations(
   deps: Deps,
   clientId: string,
   ownerId: string | null,
-  { count, offset }: Paging,
-): Promise<ConversationList> {
-  await checkClient(deps, clientId, ownerId);
-  const page = await repo.listConversations(deps.db, clientId, {
+  {
     count,
     offset,
-  });
+    inbound,
+  }: Paging & { inbound?: 'true' | 'false' | undefined },
+): Promise<ConversationList> {
+  await checkClient(deps, clientId, ownerId);
+  const page = await repo.listConversations(
+    deps.db,
+    clientId,
+    { count, offset },
+    inbound === 'true',
+  );
   return { total: page.total, count, offset, conversations: page.items };
 }
 

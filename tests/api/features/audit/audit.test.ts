@@ -702,7 +702,11 @@ describe('GET /api/admin/audit', () => {
   it.each([
     ['action=client.exploded', /Unknown action/],
     ['actorUserId=42', /^Actor user ID must be a UUID such as [0-9a-f-]{36}$/],
-    ['targetId=x', /^Target ID must be a UUID such as [0-9a-f-]{36}$/],
+    [
+      'targetId=x',
+      /^Target ID must be a UUID such as [0-9a-f-]{36}, or the digits of a price prefix or number$/,
+    ],
+    ['targetId=4479x', /^Target ID must be a UUID/],
     ['since=today', /date \(YYYY-MM-DD\) or an ISO 8601 time/],
     ['since=2026-02-01&until=2026-01-01', /since must be before until/],
     ['offset=-1', /offset must not be negative/],

@@ -307,6 +307,35 @@ describe('conversations', () => {
       `/api/clients/${client.id}/conversations?count=1&offset=1`,
     );
     expect(second.body.conversations[0].number).toBe('447700900002');
+    // The inbox: only the numbers that wrote, each still counting what was sent to it.
+    const inbox = await http.get(
+      `/api/clients/${client.id}/conversations?inbound=true`,
+    );
+    expect(inbox.body).toMatchObject({ total: 2, count: 30, offset: 0 });
+    expect(inbox.body.conversations).toEqual([
+      page.body.conversations[0],
+      list.body.conversations[2],
+    ]);
+    expect(
+      (
+        await http.get(
+          `/api/clients/${client.id}/conversations?inbound=true&offset=2`,
+        )
+      ).body,
+    ).toEqual({ total: 2, count: 30, offset: 2, conversations: [] });
+    expect(
+      (
+        await http.get(
+          `/api/clients/${client.id}/conversations?inbound=false&count=1`,
+        )
+      ).body.total,
+    ).toBe(3);
+    const bad = await http.get(
+      `/api/clients/${client.id}/conversations?inbound=yes`,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('inbound must be true or false');
+
     const past = await http.get(
       `/api/clients/${client.id}/conversations?offset=3`,
     );

@@ -176,6 +176,34 @@ describe('Audit log', () => {
     expect(within(table).queryByRole('link', { name: '4479' })).toBeNull();
   });
 
+  it('a number event names its digits and links to no user page', async () => {
+    mockApi({
+      'GET /api/users/me': { body: staff },
+      'GET /api/admin/audit': {
+        body: {
+          events: [
+            {
+              ...roleAdded,
+              action: 'number.assigned',
+              targetType: 'number',
+              targetId: '447700900100',
+              before: null,
+              after: { clientId: client.id, helpText: null },
+            },
+          ],
+          total: 1,
+          count: 30,
+          offset: 0,
+        },
+      },
+    });
+    renderApp('/admin/audit', { loggedIn: true });
+    const table = await screen.findByRole('table', { name: /^Audit events/ });
+    expect(within(table).getByText('447700900100')).toBeInTheDocument();
+    expect(within(table).getByText('number')).toBeInTheDocument();
+    expect(within(table).queryAllByRole('link')).toEqual([]);
+  });
+
   it('filters go into the URL and the call; paging keeps them; a bad actor id is refused', async () => {
     const { requests } = mockApi({
       'GET /api/users/me': { body: staff },
@@ -224,7 +252,7 @@ describe('Audit log', () => {
     );
   });
 
-  it('a target id that is no UUID is refused in the form, naming the field and the form it takes', async () => {
+  it('a target id that is neither a UUID nor digits is refused in the form, naming the field and the forms it takes', async () => {
     const { requests } = mockApi({
       'GET /api/users/me': { body: staff },
       'GET /api/admin/audit': auditRoute,
@@ -232,11 +260,11 @@ describe('Audit log', () => {
     const { user } = renderApp('/admin/audit', { loggedIn: true });
     await screen.findByRole('table', { name: /^Audit events/ });
     const filters = within(screen.getByRole('form', { name: 'Filters' }));
-    await user.type(filters.getByLabelText('Target ID'), '44');
+    await user.type(filters.getByLabelText('Target ID'), '44x');
     await user.click(filters.getByRole('button', { name: 'Apply' }));
     expect(
       await filters.findByText(
-        'Target ID must be a UUID such as 3f2a9c4e-8b1d-4e6f-a2c5-7d9e0b1f4a6c',
+        'Target ID must be a UUID such as 3f2a9c4e-8b1d-4e6f-a2c5-7d9e0b1f4a6c, or the digits of a price prefix or number',
       ),
     ).toBeInTheDocument();
     expect(currentPath()).toBe('/admin/audit');

@@ -118,11 +118,12 @@ function Target({ event }: { event: AuditEvent }) {
   if (targetId === null) {
     return <span className="muted">{event.targetType}</span>;
   }
-  // A price's id is its prefix: short, shown whole, and with no page of its own.
-  if (event.targetType === 'price') {
+  // A price's id is its prefix, a number's its digits: short, shown whole, and with no page of
+  // their own.
+  if (event.targetType === 'price' || event.targetType === 'number') {
     return (
       <>
-        <span className="muted">price</span>{' '}
+        <span className="muted">{event.targetType}</span>{' '}
         <span className="mono">{targetId}</span>
       </>
     );
