@@ -26,15 +26,19 @@ BEGIN
     RETURN NULL;
   END IF;
 
-  -- The deciding STOP or START of each sender to each client: the latest.
+  -- The deciding STOP or START of each sender to each client: the latest. The sender's digits
+  -- as a send's recipient has them (CONTRACT "Recipient digits": a leading 00, the
+  -- international prefix, dropped), so the row is the one sends to it look up.
   SELECT COALESCE(array_agg(l.id), '{}'), COALESCE(array_agg(l.client_id), '{}'),
-         COALESCE(array_agg(l.from_number), '{}'), COALESCE(array_agg(l.keyword), '{}')
+         COALESCE(array_agg(l.number), '{}'), COALESCE(array_agg(l.keyword), '{}')
   INTO v_ids, v_clients, v_numbers, v_keywords
-  FROM (SELECT DISTINCT ON (n.client_id, n.from_number) n.id, n.client_id, n.from_number,
-               n.keyword
+  FROM (SELECT DISTINCT ON (n.client_id, s.number) n.id, n.client_id, s.number, n.keyword
         FROM new_rows n
+        CROSS JOIN LATERAL (SELECT CASE WHEN n.from_number ~ '^00[1-9]'
+                                        THEN substr(n.from_number, 3)
+                                        ELSE n.from_number END AS number) s
         WHERE n.keyword IN ('STOP', 'START')
-        ORDER BY n.client_id, n.from_number, n.date_received DESC, n.id DESC) l;
+        ORDER BY n.client_id, s.number, n.date_received DESC, n.id DESC) l;
 
   IF 'STOP' = ANY(v_keywords) THEN
     SELECT COALESCE(jsonb_object_agg(d.id::text, jsonb_build_object('taken', o.taken,

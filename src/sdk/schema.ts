@@ -113,6 +113,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhooks/vonage/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Vonage inbound SMS, as a query string (GET)
+     * @description Vonage calls this with its inbound SMS fields (msisdn, to, messageId, text, type, concat, concat-ref, concat-total, concat-part…; query string, form or JSON). Signed with sig and timestamp when VONAGE_SIGNATURE_SECRET is set, checked as for receipts. Answers 200 taken once stored, for a message already stored or to a number nobody holds too (dropped), so Vonage stops sending it; ignored for a binary message. 404 when VONAGE_API_KEY is not set.
+     */
+    get: operations['receiveVonageInboundQuery'];
+    put?: never;
+    /**
+     * Vonage inbound SMS, as a form or JSON (POST)
+     * @description Vonage calls this with its inbound SMS fields (msisdn, to, messageId, text, type, concat, concat-ref, concat-total, concat-part…; query string, form or JSON). Signed with sig and timestamp when VONAGE_SIGNATURE_SECRET is set, checked as for receipts. Answers 200 taken once stored, for a message already stored or to a number nobody holds too (dropped), so Vonage stops sending it; ignored for a binary message. 404 when VONAGE_API_KEY is not set.
+     */
+    post: operations['receiveVonageInbound'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/world-special/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * WORLD_SPECIAL gateway inbound SMS
+     * @description JSON {"id", "from", "to", "text"} with Authorization: Bearer WORLD_SPECIAL_TOKEN. Answers 200 taken once stored, for a message already stored or to a number nobody holds too (dropped).
+     */
+    post: operations['receiveWorldSpecialInbound'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhooks/world-special/dlr': {
     parameters: {
       query?: never;
@@ -616,7 +660,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Per delivery method: the last hour's messages by state, submit latency, bind state; the queue depth */
+    /** Per delivery method: the last hour's messages by state, submit latency, bind state, inbound messages; the queue depth */
     get: operations['adminGetOperations'];
     put?: never;
     post?: never;
@@ -905,7 +949,7 @@ export interface paths {
     put?: never;
     /**
      * Send an SMS: debits segments × the recipient's price (402 when the balance is too low)
-     * @description The price per segment is the price list's entry with the longest prefix of the recipient, else SMS_PRICE; the amount is segments × it, rounded half up to 4 decimal places. A blocked destination, or one outside the client's allowed prefixes, answers 403; beyond the client's messages a second, 429 with Retry-After; nothing is charged for either. The recipient loses plus signs, dots, dashes and whitespace, then a leading 00 (the international prefix), and must then be 6 to 15 digits; one still beginning with 0 is a national number (400). The body is counted in GSM-7 (160, or 153 per part) or UCS-2 (70, or 67 per part) segments, at most 10. Needs ROLE_SMS_CREATE. With an `Idempotency-Key` header (1 to 255 printable ASCII characters), a repeat of the same request for the same client within 24 hours answers the first message again (201, header `Idempotent-Replayed: true`) and charges nothing; the same key with a different request answers 422. A refused send (402, 404) keeps no key. With `sendAt` (ISO 8601 with its offset, from now up to 35 days ahead, else 400) the message is charged and counted against the client's messages a second now, and stays SCHEDULED until then; `sendAt` is part of the request an Idempotency-Key stands for.
+     * @description The price per segment is the price list's entry with the longest prefix of the recipient, else SMS_PRICE; the amount is segments × it, rounded half up to 4 decimal places. A blocked destination, or one outside the client's allowed prefixes, answers 403, and so does a recipient opted out of this client (code recipient_opted_out: it replied STOP, or PUT …/optouts); beyond the client's messages a second, 429 with Retry-After; nothing is charged for either. The recipient loses plus signs, dots, dashes and whitespace, then a leading 00 (the international prefix), and must then be 6 to 15 digits; one still beginning with 0 is a national number (400). The body is counted in GSM-7 (160, or 153 per part) or UCS-2 (70, or 67 per part) segments, at most 10. Needs ROLE_SMS_CREATE. With an `Idempotency-Key` header (1 to 255 printable ASCII characters), a repeat of the same request for the same client within 24 hours answers the first message again (201, header `Idempotent-Replayed: true`) and charges nothing; the same key with a different request answers 422. A refused send (402, 404) keeps no key. With `sendAt` (ISO 8601 with its offset, from now up to 35 days ahead, else 400) the message is charged and counted against the client's messages a second now, and stays SCHEDULED until then; `sendAt` is part of the request an Idempotency-Key stands for.
      */
     post: operations['sendSms'];
     delete?: never;
@@ -1029,7 +1073,7 @@ export interface paths {
     put?: never;
     /**
      * Send one body to 1 to 10,000 recipients, all or nothing
-     * @description Each recipient is cleaned and checked as the single send does, and duplicates (after clean-up) are sent once. Any malformed recipient answers 400 listing (up to 20) bad entries with their index in `recipients` (from 0); any blocked or not-allowed destination 403 listing them; a total beyond the balance 402. In each case nothing is charged or created. Otherwise every message is priced as the single send prices it, the total is debited once (one ledger row per message), and the batch, its messages and their delivery jobs are written in one transaction. Without `sender`, the provider short name. With `sendAt` the messages stay SCHEDULED until then (charged now). Needs ROLE_SMS_CREATE. `Idempotency-Key` works as on the single send.
+     * @description Each recipient is cleaned and checked as the single send does, and duplicates (after clean-up) are sent once. Any malformed recipient answers 400 listing (up to 20) bad entries with their index in `recipients` (from 0); any blocked or not-allowed destination, or recipient opted out of this client (code recipient_opted_out when only such), 403 listing them; a total beyond the balance 402. In each case nothing is charged or created. Otherwise every message is priced as the single send prices it, the total is debited once (one ledger row per message), and the batch, its messages and their delivery jobs are written in one transaction. Without `sender`, the provider short name. With `sendAt` the messages stay SCHEDULED until then (charged now). Needs ROLE_SMS_CREATE. `Idempotency-Key` works as on the single send.
      */
     post: operations['createBatch'];
     delete?: never;
@@ -2730,6 +2774,209 @@ export interface operations {
       };
       /** @description Not found, or not yours (code `not_found`) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests (code `rate_limited`): wait the Retry-After header’s seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  receiveVonageInboundQuery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Vonage inbound SMS, as a query string (GET) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "taken"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            status: 'taken' | 'ignored';
+          };
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests (code `rate_limited`): wait the Retry-After header’s seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  receiveVonageInbound: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Vonage inbound SMS, as a form or JSON (POST) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "taken"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            status: 'taken' | 'ignored';
+          };
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found, or not yours (code `not_found`) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests (code `rate_limited`): wait the Retry-After header’s seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  receiveWorldSpecialInbound: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description WORLD_SPECIAL gateway inbound SMS */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "taken"
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            status: 'taken' | 'ignored';
+          };
+        };
+      };
+      /** @description The request is invalid (code `validation_failed` or `bad_request`): `message` names the field and the rule */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong credentials (code `unauthorized`): HTTP Basic with e-mail and password, or the client id and secret */
+      401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -5864,7 +6111,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Per delivery method: the last hour's messages by state, submit latency, bind state; the queue depth */
+      /** @description Per delivery method: the last hour's messages by state, submit latency, bind state, inbound messages; the queue depth */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5893,7 +6140,11 @@ export interface operations {
            *             2,
            *             0,
            *             3
-           *           ]
+           *           ],
+           *           "inbound": {
+           *             "lastHour": 4,
+           *             "lastDay": 57
+           *           }
            *         }
            *       ],
            *       "backup": {
@@ -5931,6 +6182,10 @@ export interface operations {
               simulated: boolean;
               bound: boolean | null;
               perMinute: number[];
+              inbound: {
+                lastHour: number;
+                lastDay: number;
+              };
             }[];
             backup: {
               lastSuccessAt: string | null;

@@ -35,14 +35,21 @@ declare module 'fastify' {
   }
 }
 
+/** What tests may shorten (never set in production): delivery's timers, the inbound sweep's. */
+export type AppTuning = DeliveryTuning & {
+  /** How often this node stores overdue inbound parts (INBOUND_SWEEP_MS). */
+  inboundSweepMs?: number;
+};
+
 /**
  * Builds the whole server: database opened and migrated, every route registered. `tuning`
  * shortens delivery's timers for tests; production never passes it.
  */
 export async function buildApp(
   config: Config,
-  tuning: DeliveryTuning = {},
+  appTuning: AppTuning = {},
 ): Promise<FastifyInstance> {
+  const { inboundSweepMs, ...tuning } = appTuning;
   const app = Fastify({
     logger: loggerOptions(config),
     logController: new AccessLog(),
@@ -84,6 +91,9 @@ export async function buildApp(
   deps.optOutCount.listen((source, count) =>
     metrics.delivery.optOuts(source, count),
   );
+  deps.inbound.observe(metrics.inbound);
+  // Every node: whichever sweeps first stores an overdue message (settleDeps stops it).
+  deps.inbound.start(inboundSweepMs);
   try {
     await app.register(delivery, {
       config,

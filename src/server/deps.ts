@@ -16,6 +16,7 @@ import type { Listener } from './db/listen.ts';
 import { ReceiptInbox } from './delivery/receipt-inbox.ts';
 import { Waker } from './delivery/waker.ts';
 import { OptOutCount } from './inbound/opt-out-count.ts';
+import { InboundInbox } from './inbound/inbox.ts';
 
 /** What route plugins and services are built from: created once by buildApp. */
 export interface Deps {
@@ -46,6 +47,11 @@ export interface Deps {
   deliveryReceipts: ReceiptInbox;
   /** Told of each number opted out through the API (sms_optouts_total{source="api"}). */
   optOutCount: OptOutCount;
+  /**
+   * The one inbound writer: every method's receiver (the SMPP bind, the inbound webhooks) hands
+   * it what it received. Sweeps the overdue parts of concatenated messages (started by the app).
+   */
+  inbound: InboundInbox;
 }
 
 interface WarnLog {
@@ -58,6 +64,7 @@ export async function settleDeps(deps: Deps): Promise<void> {
     deps.throttledLog.close(),
     deps.knownAddresses.drain(),
     deps.revocations?.close(),
+    deps.inbound.close(),
   ]);
 }
 
@@ -92,5 +99,6 @@ export function createDeps(config: Config, db: Db, log?: WarnLog): Deps {
     deliveryWake: new Waker(),
     deliveryReceipts: new ReceiptInbox(db),
     optOutCount: new OptOutCount(),
+    inbound: new InboundInbox(db, log),
   };
 }

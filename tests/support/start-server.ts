@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
-import type { DeliveryTuning } from '../../src/server/delivery/engine.ts';
+import { buildApp, type AppTuning } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 
 import { ADMIN } from './admin.ts';
@@ -62,7 +61,7 @@ export const TEST_SIMULATOR_DELAY_MS = 20;
 /** Starts the real server over HTTP on a free port; `tuning` shortens delivery's timers. */
 export async function startServer(
   env: Record<string, string> = {},
-  tuning: DeliveryTuning = {},
+  tuning: AppTuning = {},
 ): Promise<TestServer> {
   const database = await freshDatabaseUrl();
   const config = loadConfig({

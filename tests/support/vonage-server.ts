@@ -9,7 +9,7 @@
  * webhooks (written independently of src/server/delivery/vonage so each checks the other),
  * and can deliver them to a webhook URL by GET or POST.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countSms } from '../../src/shared/sms.ts';
@@ -326,4 +326,101 @@ export async function sendVonageReceipt(
           body: query,
         });
   return { status: response.status, text: await response.text() };
+}
+
+/** One inbound SMS (or part of one) as Vonage's inbound webhook carries it. */
+export interface InboundPlan {
+  /** The sender's number (Vonage's msisdn). */
+  from: string;
+  /** Our number (to). */
+  to: string;
+  text: string;
+  messageId?: string;
+  type?: 'text' | 'unicode' | 'binary';
+  /** A part of a long message: concat=true with its reference, total and part number. */
+  concat?: { ref: number; total: number; part: number };
+  /** Sign it: adds timestamp, nonce and sig. */
+  signature?: {
+    secret: string;
+    method: VonageSignatureMethod;
+    timestamp?: number;
+  };
+}
+
+/**
+ * The fields of Vonage's inbound SMS webhook, as its documentation lists them
+ * (https://developer.vonage.com/en/messaging/sms/guides/inbound-sms): msisdn, to, messageId,
+ * text, type, keyword (the first word, upper-cased), message-timestamp (UTC "YYYY-MM-DD
+ * HH:MM:SS"), api-key, and for a part concat, concat-ref, concat-total, concat-part; signed
+ * ones also timestamp, nonce and sig.
+ */
+export function vonageInboundFields(
+  plan: InboundPlan,
+  apiKey = 'key-1',
+): Record<string, string> {
+  const fields: Record<string, string> = {
+    msisdn: plan.from,
+    to: plan.to,
+    // Vonage's ids are 16 hex digits.
+    messageId: plan.messageId ?? randomBytes(8).toString('hex').toUpperCase(),
+    text: plan.text,
+    type: plan.type ?? 'text',
+    keyword: (plan.text.trim().split(/\s+/)[0] ?? '').toUpperCase(),
+    'api-key': apiKey,
+    'message-timestamp': new Date()
+      .toISOString()
+      .replace('T', ' ')
+      .slice(0, 19),
+  };
+  if (plan.concat) {
+    fields.concat = 'true';
+    fields['concat-ref'] = String(plan.concat.ref);
+    fields['concat-total'] = String(plan.concat.total);
+    fields['concat-part'] = String(plan.concat.part);
+  }
+  if (plan.signature) {
+    fields.timestamp = String(
+      plan.signature.timestamp ?? Math.floor(Date.now() / 1000),
+    );
+    fields.nonce = `${Math.random().toString(36).slice(2)}-${Date.now()}`;
+    fields.sig = signVonageFields(
+      fields,
+      plan.signature.secret,
+      plan.signature.method,
+    );
+  }
+  return fields;
+}
+
+/**
+ * Delivers inbound fields to a webhook as Vonage does, by the HTTP method chosen in its
+ * dashboard: GET (query string), POST form, or POST JSON (the same names, string values).
+ */
+export async function sendVonageInbound(
+  webhookUrl: string,
+  fields: Record<string, string>,
+  method: 'GET' | 'POST' | 'POST-JSON' = 'GET',
+): Promise<{ status: number; body: any }> {
+  const query = new URLSearchParams(fields).toString();
+  const response =
+    method === 'GET'
+      ? await fetch(`${webhookUrl}?${query}`)
+      : await fetch(webhookUrl, {
+          method: 'POST',
+          headers: {
+            'content-type':
+              method === 'POST'
+                ? 'application/x-www-form-urlencoded'
+                : 'application/json',
+          },
+          body: method === 'POST' ? query : JSON.stringify(fields),
+        });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  return { status: response.status, body };
 }

@@ -2,7 +2,8 @@
  * Delivery on this node, wired from its parts: the queue (queue.ts), the connectors
  * (connectors.ts), one message's attempt (attempt.ts) run by the workers (jobs.ts), the one
  * group-committed writer of outcomes and receipts (writer.ts), the queue alarm that wakes the
- * workers (alarm.ts), the status-callback worker (callbacks/worker.ts) and expiry (expiry.ts).
+ * workers (alarm.ts), the status-callback worker (callbacks/worker.ts), the keyword auto-reply
+ * worker (../inbound/keyword-replies.ts) and expiry (expiry.ts).
  *
  * Which SQL function moves a message from which state to which, and which trigger queues its
  * status callback: "A message's lifecycle" in migrations/functions/README.md (kept in step with

@@ -14,8 +14,8 @@ export const KEYWORD_REPLY_QUEUE = 'keyword-reply';
 
 /**
  * pg-boss's schema version (package.json `pgboss.schema` of pg-boss) that the SQL writing into its
- * job table was written for: enqueue_delivery_jobs and enqueue_status_callbacks
- * (migrations/functions/) insert jobs straight into its partitions,
+ * job table was written for: enqueue_delivery_jobs, enqueue_status_callbacks and
+ * inbound_messages_keywords (migrations/functions/) insert jobs straight into its partitions,
  * and activeJobIds reads them. A pg-boss upgrade that changes its schema must be checked against
  * that SQL before this number moves.
  */

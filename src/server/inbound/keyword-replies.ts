@@ -14,7 +14,7 @@
  * index on messages.reply_to).
  */
 import type { Job, PgBoss } from 'pg-boss';
-import { isValidRecipient } from '../../shared/recipient.ts';
+import { cleanRecipient, isValidRecipient } from '../../shared/recipient.ts';
 import { countSms, isValidSender } from '../../shared/sms.ts';
 import type { Db } from '../db/client.ts';
 import { WORKER_POLL_SECONDS } from '../delivery/alarm.ts';
@@ -108,8 +108,10 @@ export async function sendKeywordReply(
   );
   // The client was deleted since: nobody to answer for.
   if (!row) return 'gone';
+  // Cleaned as a send's recipient (a leading 00 dropped), as the opt-out row was.
+  const recipient = cleanRecipient(row.from_number);
   // An alphanumeric sender cannot be answered; our number is a sender by its digits.
-  if (!isValidRecipient(row.from_number) || !isValidSender(row.to_number)) {
+  if (!isValidRecipient(recipient) || !isValidSender(row.to_number)) {
     return 'not-sendable';
   }
   const body = replyText(options.texts, row.keyword, row.help_text);
@@ -123,7 +125,7 @@ export async function sendKeywordReply(
           ownerId: row.user_id,
           defaultPrice: options.defaultPrice,
           sender: row.to_number,
-          recipient: row.from_number,
+          recipient,
           body,
           reference: `keyword-reply:${row.keyword}`,
           encoding,

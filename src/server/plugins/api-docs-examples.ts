@@ -281,6 +281,17 @@ export const OPERATION_EXAMPLES: Record<
     request: { id: '5f1c0a', status: 'delivered' },
     answer: { status: 'taken' },
   },
+  receiveVonageInbound: { answer: { status: 'taken' } },
+  receiveVonageInboundQuery: { answer: { status: 'taken' } },
+  receiveWorldSpecialInbound: {
+    request: {
+      id: '7a2e91',
+      from: '447700900123',
+      to: '447700900000',
+      text: 'STOP',
+    },
+    answer: { status: 'taken' },
+  },
   updateMe: { request: profile },
   adminUpdateUser: { request: profile },
   changeMyPassword: {
@@ -402,6 +413,7 @@ export const OPERATION_EXAMPLES: Record<
           bound: true,
           simulated: false,
           perMinute: [2, 0, 3],
+          inbound: { lastHour: 4, lastDay: 57 },
         },
       ],
       backup: {

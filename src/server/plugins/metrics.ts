@@ -64,6 +64,17 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
+  readonly #inbound = new Counter({
+    name: 'sms_inbound_total',
+    help: 'Inbound messages this node stored, by delivery method (a concatenated one once)',
+    labelNames: ['method'] as const,
+    registers: [this.registry],
+  });
+  readonly #inboundUnrouted = new Counter({
+    name: 'sms_inbound_unrouted_total',
+    help: 'Inbound messages to a number nobody holds: acknowledged and dropped',
+    registers: [this.registry],
+  });
   readonly #callbacks = new Counter({
     name: 'status_callback_attempts_total',
     help: 'Status callback POSTs by outcome (ok: a 2xx answer)',
@@ -107,6 +118,9 @@ export class Metrics {
 
   constructor() {
     const sources = () => this.#sources;
+    // Every method's series from the start: a rate over a series that appears late misses its
+    // first increase.
+    for (const method of DELIVERY_METHODS) this.#inbound.inc({ method }, 0);
     this.registry.registerMetric(this.#durations.asMetric());
     const build = buildInfo();
     new Gauge({
@@ -170,6 +184,13 @@ export class Metrics {
     callback: (outcome: 'ok' | 'failed') => this.#callbacks.inc({ outcome }),
     optOuts: (source: 'keyword' | 'api', count: number) =>
       this.#optOuts.inc({ source }, count),
+  };
+
+  /** The inbound writer's observer (an InboundObserver). */
+  readonly inbound = {
+    stored: (method: string, count: number) =>
+      this.#inbound.inc({ method }, count),
+    unrouted: (count: number) => this.#inboundUnrouted.inc(count),
   };
 
   /** Messages accepted (or scheduled, or cancelled) by this node's send path. */

@@ -20,6 +20,14 @@ export const OperationsMethodSchema = z.object({
   bound: z.boolean().nullable(),
   /** Messages routed to this method per minute, oldest first, the 60 minutes from `since`. */
   perMinute: z.array(z.number().int().nonnegative()),
+  /**
+   * Inbound messages received through this method and stored (to a number a client holds), on
+   * every node: since `since`, and in the last 24 hours.
+   */
+  inbound: z.object({
+    lastHour: z.number().int().nonnegative(),
+    lastDay: z.number().int().nonnegative(),
+  }),
 });
 
 /** Backups (npm run backup, BACKUP_DIR): from the database, the same on every node. */

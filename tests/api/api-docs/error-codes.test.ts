@@ -158,6 +158,27 @@ describe('error codes', () => {
     );
   });
 
+  it('recipient_opted_out, for single sends and batches', async () => {
+    const { base, owner, sms } = await funded();
+    expect((await owner.http.put(`${base}/optouts/447700900777`)).status).toBe(
+      200,
+    );
+    expectError(
+      await sms({ recipient: '+447700900777' }),
+      403,
+      'recipient_opted_out',
+      "Sending to +447700900777 is not allowed: the recipient opted out of this client's messages",
+    );
+    expectError(
+      await owner.http.post(`${base}/batches`, {
+        recipients: ['447700900777'],
+        body: 'Hello',
+      }),
+      403,
+      'recipient_opted_out',
+    );
+  });
+
   it('rate_limited with Retry-After beyond the messages a second', async () => {
     const { client, sms } = await funded();
     await adminHttp(server.url).put(`/api/admin/clients/${client.id}/limits`, {

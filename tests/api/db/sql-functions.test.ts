@@ -1,5 +1,5 @@
 // @also-on-pglite: the function files applied and each transition run on PGlite (PostgreSQL 18) too, not only on the server of TEST_DATABASE_URL.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -644,5 +644,287 @@ describe('pricing', () => {
     expect(await price(`${city}1234567`, ['44'])).toMatchObject({
       refusal: 'not-allowed',
     });
+  });
+});
+
+describe('the one inbound writer', () => {
+  /** A client holding a fresh number. */
+  async function holder() {
+    const world = await client();
+    const number = `4470${Math.floor(1e7 + Math.random() * 9e7)}`;
+    await db.query('INSERT INTO numbers (number, client_id) VALUES ($1, $2)', [
+      number,
+      world.clientId,
+    ]);
+    return { ...world, number };
+  }
+  type Input = {
+    method?: string;
+    id: string | null;
+    from?: string;
+    to: string;
+    body: string;
+    concat?: [number, number, number];
+  };
+  /** record_inbound over inputs, its rows in order (r_ord null last). */
+  const record = async (inputs: Input[], limit = '10 minutes') =>
+    db.query<{
+      r_ord: number | null;
+      r_outcome: string;
+      r_message_id: string | null;
+    }>(
+      `SELECT r_ord, r_outcome, r_message_id FROM record_inbound($1::text[], $2::text[],
+         $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[],
+         $10::interval) ORDER BY r_ord NULLS LAST`,
+      [
+        inputs.map((i) => i.method ?? 'MELROSE_SMPP'),
+        inputs.map((i) => i.id),
+        inputs.map((i) => i.from ?? '447700900555'),
+        inputs.map((i) => i.to),
+        inputs.map((i) => i.body),
+        inputs.map(() => 'GSM-7'),
+        inputs.map((i) => i.concat?.[0] ?? null),
+        inputs.map((i) => i.concat?.[1] ?? null),
+        inputs.map((i) => i.concat?.[2] ?? null),
+        limit,
+      ],
+    );
+  const messagesTo = (number: string) =>
+    db.query<{
+      client_id: string;
+      body: string;
+      segments: number;
+      complete: boolean;
+      keyword: string | null;
+    }>(
+      `SELECT client_id, body, segments, complete, keyword FROM inbound_messages
+       WHERE to_number = $1 ORDER BY date_received, body`,
+      [number],
+    );
+
+  it('record_inbound: whole messages routed to the holder, once per provider id; a number nobody holds stores nothing', async () => {
+    const { number, clientId } = await holder();
+    const id = `vx-${randomUUID()}`;
+    const rows = await record([
+      { method: 'VONAGE_SMS', id, to: number, body: 'Stop' },
+      { method: 'VONAGE_SMS', id, to: number, body: 'Stop' },
+      { id: null, to: number, body: 'no id' },
+      { id: null, to: '4479999999999', body: 'nobody' },
+    ]);
+    expect(rows.map((r) => [r.r_ord, r.r_outcome])).toEqual([
+      [1, 'stored'],
+      [2, 'duplicate'],
+      [3, 'stored'],
+      [4, 'unrouted'],
+    ]);
+    const stored = await messagesTo(number);
+    // One statement's rows: the same date_received; in body order by code point.
+    stored.sort((a, b) => (a.body < b.body ? -1 : 1));
+    expect(stored).toEqual([
+      {
+        client_id: clientId,
+        body: 'Stop',
+        segments: 1,
+        complete: true,
+        keyword: 'STOP',
+      },
+      {
+        client_id: clientId,
+        body: 'no id',
+        segments: 1,
+        complete: true,
+        keyword: null,
+      },
+    ]);
+    expect(await messagesTo('4479999999999')).toEqual([]);
+  });
+
+  it('record_inbound → join_inbound_parts: parts wait, the last joins them in part order; one again is a duplicate', async () => {
+    const { number } = await holder();
+    const part = (n: number) => ({
+      id: null,
+      to: number,
+      body: `<${n}>`,
+      concat: [9, 3, n] as [number, number, number],
+    });
+    expect((await record([part(3), part(1)])).map((r) => r.r_outcome)).toEqual([
+      'waiting',
+      'waiting',
+    ]);
+    expect((await record([part(1)])).map((r) => r.r_outcome)).toEqual([
+      'duplicate',
+    ]);
+    const [joined] = await record([part(2)]);
+    expect(joined).toMatchObject({
+      r_outcome: 'stored',
+      r_message_id: expect.any(String),
+    });
+    expect(await messagesTo(number)).toEqual([
+      expect.objectContaining({
+        body: '<1><2><3>',
+        segments: 3,
+        complete: true,
+      }),
+    ]);
+    // Within the limit a part with no provider id is the same part again; past it, a new message.
+    expect((await record([part(2)])).map((r) => r.r_outcome)).toEqual([
+      'duplicate',
+    ]);
+    expect(
+      (await record([part(2)], '0 seconds')).map((r) => r.r_outcome),
+    ).toEqual(['waiting']);
+  });
+
+  it('record_inbound: a reference used again while its old parts wait stores the old message as it is', async () => {
+    const { number } = await holder();
+    const part = (id: string, n: number, body: string) => ({
+      id,
+      to: number,
+      body,
+      concat: [4, 2, n] as [number, number, number],
+    });
+    await record([part('a-1', 1, 'old ')]);
+    const rows = await record([part('b-1', 1, 'new ')]);
+    expect(rows.map((r) => [r.r_ord, r.r_outcome])).toEqual([
+      [1, 'waiting'],
+      [null, 'stored'],
+    ]);
+    await record([part('b-2', 2, 'end')]);
+    expect(await messagesTo(number)).toEqual([
+      expect.objectContaining({ body: 'old ', segments: 1, complete: false }),
+      expect.objectContaining({ body: 'new end', segments: 2, complete: true }),
+    ]);
+  });
+
+  it('store_overdue_inbound: parts past the limit stored as they are; younger ones wait; joined parts past the keep go', async () => {
+    const { number } = await holder();
+    const part = (ref: number, n: number) => ({
+      id: null,
+      to: number,
+      body: `${ref}:${n}`,
+      concat: [ref, 3, n] as [number, number, number],
+    });
+    await record([part(1, 3), part(1, 1), part(2, 2)]);
+    await db.query(
+      `UPDATE inbound_parts SET date_received = now() - interval '11 minutes'
+       WHERE to_number = $1 AND reference = 1`,
+      [number],
+    );
+    const swept = await db.query<{ r_outcome: string }>(
+      "SELECT r_outcome FROM store_overdue_inbound(interval '10 minutes', interval '1 day')",
+    );
+    expect(swept.map((r) => r.r_outcome)).toContain('stored');
+    expect(await messagesTo(number)).toEqual([
+      expect.objectContaining({ body: '1:11:3', segments: 2, complete: false }),
+    ]);
+    const parts = () =>
+      db.query<{ reference: number; joined: boolean }>(
+        `SELECT reference, message_id IS NOT NULL AS joined FROM inbound_parts
+         WHERE to_number = $1 ORDER BY reference, part_number`,
+        [number],
+      );
+    expect(await parts()).toEqual([
+      { reference: 1, joined: true },
+      { reference: 1, joined: true },
+      { reference: 2, joined: false },
+    ]);
+    await db.query(
+      "SELECT * FROM store_overdue_inbound(interval '10 minutes', interval '5 minutes')",
+    );
+    expect(await parts()).toEqual([{ reference: 2, joined: false }]);
+  });
+});
+
+describe('opt-outs (issue 32), one transition a test', () => {
+  const RECIPIENT = '447700900123';
+  const optOut = (clientId: string, source: 'keyword' | 'api') =>
+    db.query<{ source: string; taken: boolean; canceled: number }>(
+      `SELECT source, taken, canceled
+       FROM opt_out_numbers(ARRAY[$1::uuid], ARRAY[$2::text], $3)`,
+      [clientId, RECIPIENT, source],
+    );
+
+  it('opt_out_numbers: the row, a keyword one taking over an api one, the SCHEDULED to it CANCELED and refunded once', async () => {
+    const world = await client();
+    const scheduled = await world.message('SCHEDULED', {
+      sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const accepted = await world.message('ACCEPTED');
+    expect(await optOut(world.clientId, 'api')).toEqual([
+      { source: 'api', taken: true, canceled: 1 },
+    ]);
+    expect(await world.states([scheduled, accepted])).toEqual([
+      'CANCELED',
+      'ACCEPTED',
+    ]);
+    expect(await world.refunds()).toEqual([
+      { message_id: scheduled, amount: '0.0500', balance_after: '10.0500' },
+    ]);
+    // The recipient's own STOP takes it over; the client's PUT then leaves it keyword.
+    expect(await optOut(world.clientId, 'keyword')).toEqual([
+      { source: 'keyword', taken: true, canceled: 0 },
+    ]);
+    expect(await optOut(world.clientId, 'api')).toEqual([
+      { source: 'keyword', taken: false, canceled: 0 },
+    ]);
+    expect(await world.refunds()).toHaveLength(1);
+    // A client deleted meanwhile: nothing written.
+    expect(await optOut(randomUUID(), 'api')).toEqual([]);
+  });
+
+  it('inbound_messages_keywords: the later of a STOP and a START decides; one reply job per keyword', async () => {
+    const world = await client();
+    const sender = `4477${randomInt(1e7, 1e8)}`;
+    const jobs = async () =>
+      (
+        await db.query<{ keyword: string; opted_out: boolean }>(
+          `SELECT data->>'keyword' AS keyword, (data->>'optedOut')::boolean AS opted_out
+           FROM pgboss.job WHERE name = 'keyword-reply' AND data->>'clientId' = $1
+           ORDER BY data->>'keyword'`,
+          [world.clientId],
+        )
+      ).map((j) => `${j.keyword}${j.opted_out ? ' (opted out)' : ''}`);
+    const insert = (rows: [string, string | null, number][]) =>
+      db.query(
+        `INSERT INTO inbound_messages (client_id, method, from_number, to_number, body,
+                                       encoding, segments, keyword, date_received)
+         SELECT $1, 'MELROSE_SMPP', $2, '12345', r.body, 'GSM-7', 1, r.keyword,
+                now() + make_interval(secs => r.at)
+         FROM jsonb_to_recordset($3::jsonb) AS r(body text, keyword text, at int)`,
+        [
+          world.clientId,
+          sender,
+          JSON.stringify(
+            rows.map(([body, keyword, at]) => ({ body, keyword, at })),
+          ),
+        ],
+      );
+    const rows = () =>
+      db.query<{ source: string }>(
+        'SELECT source FROM optouts WHERE client_id = $1 AND number = $2',
+        [world.clientId, sender],
+      );
+
+    await insert([['Hello', null, 0]]);
+    expect(await jobs()).toEqual([]);
+    await insert([
+      ['STOP', 'STOP', 0],
+      ['START', 'START', 1],
+    ]);
+    expect(await rows()).toEqual([]);
+    expect(await jobs()).toEqual(['START', 'STOP']);
+    await insert([
+      ['START', 'START', 0],
+      ['stop', 'STOP', 1],
+      ['help', 'HELP', 2],
+    ]);
+    expect(await rows()).toEqual([{ source: 'keyword' }]);
+    expect(await jobs()).toEqual([
+      'HELP',
+      'START',
+      'START',
+      'STOP',
+      'STOP (opted out)',
+    ]);
   });
 });

@@ -181,6 +181,9 @@ describe('ops/grafana-dashboard.json', () => {
       'http_request_duration_seconds_bucket',
       'delivery_method_simulated',
       'build_info',
+      'sms_inbound_total',
+      'sms_inbound_unrouted_total',
+      'sms_optouts_total',
     ]) {
       expect(names, wanted).toContain(wanted);
     }

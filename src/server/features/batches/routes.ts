@@ -48,7 +48,8 @@ export function batchesRoutes(deps: Deps): FastifyPluginAsyncZod {
             'Each recipient is cleaned and checked as the single send does, and duplicates ' +
             '(after clean-up) are sent once. Any malformed recipient answers 400 listing (up to ' +
             '20) bad entries with their index in `recipients` (from 0); any blocked or ' +
-            'not-allowed destination 403 listing them; a total beyond the balance 402. In each ' +
+            'not-allowed destination, or recipient opted out of this client (code ' +
+            'recipient_opted_out when only such), 403 listing them; a total beyond the balance 402. In each ' +
             'case nothing is charged or created. Otherwise every message is priced as the ' +
             'single send prices it, the total is debited once (one ledger row per message), and ' +
             'the batch, its messages and their delivery jobs are written in one transaction. ' +

@@ -63,7 +63,8 @@ export function messagesRoutes(deps: Deps): FastifyPluginAsyncZod {
             "The price per segment is the price list's entry with the longest prefix of the " +
             'recipient, else SMS_PRICE; the amount is segments × it, rounded half up to 4 ' +
             "decimal places. A blocked destination, or one outside the client's allowed " +
-            "prefixes, answers 403; beyond the client's messages a second, 429 with " +
+            'prefixes, answers 403, and so does a recipient opted out of this client (code ' +
+            "recipient_opted_out: it replied STOP, or PUT …/optouts); beyond the client's messages a second, 429 with " +
             'Retry-After; nothing is charged for either. ' +
             'The recipient loses plus signs, dots, dashes and whitespace, then a leading 00 (the ' +
             'international prefix), and must then be 6 to 15 digits; one still beginning with 0 ' +

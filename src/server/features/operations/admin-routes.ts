@@ -17,7 +17,7 @@ export function adminOperationsRoutes(deps: Deps): FastifyPluginAsyncZod {
           operationId: 'adminGetOperations',
           tags,
           summary:
-            "Per delivery method: the last hour's messages by state, submit latency, bind state; the queue depth",
+            "Per delivery method: the last hour's messages by state, submit latency, bind state, inbound messages; the queue depth",
           response: {
             200: OperationsSchema,
             ...errorResponses(401, 403),

@@ -53,6 +53,23 @@ export async function perMinuteByMethod(
 }
 
 /**
+ * Inbound messages stored per method: since `since` (the hour shown) and in the last 24 hours
+ * (an index range on date_received: inbound_messages_received_idx).
+ */
+export async function inboundByMethod(
+  q: Queryable,
+  since: Date,
+): Promise<{ method: string; hour: number; day: number }[]> {
+  return q.query(
+    `SELECT method, count(*) FILTER (WHERE date_received >= $1)::int AS hour,
+       count(*)::int AS day
+     FROM inbound_messages WHERE date_received >= now() - interval '24 hours'
+     GROUP BY method`,
+    [since],
+  );
+}
+
+/**
  * The number of the latest versioned migration applied (`029` of 029-….sql), or null before
  * any. Rows of other kinds (re-applied function files) have no leading number.
  */

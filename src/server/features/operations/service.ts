@@ -21,21 +21,23 @@ const MINUTES = 60;
 
 /**
  * The Operations screen: per delivery method the last hour's messages by state, the latency from
- * acceptance to a provider taking a message (p50, p95), the bind as this node sees it, and the
- * queue depth. The numbers come from the database, so every node answers the same, except `bound`.
+ * acceptance to a provider taking a message (p50, p95), the bind as this node sees it, the
+ * inbound messages it brought (last hour, last 24 hours), and the queue depth. The numbers come from the database, so every node answers the same, except `bound`.
  */
 export async function operations(
   deps: Deps,
   delivery: DeliveryState,
 ): Promise<Operations> {
   const since = await repo.hourStart(deps.db);
-  const [states, latencies, minutes, queueDepth, backup] = await Promise.all([
-    repo.statesByMethod(deps.db, since),
-    repo.latencyByMethod(deps.db, since),
-    repo.perMinuteByMethod(deps.db, since),
-    delivery.queueDepth(),
-    backupStatus(deps.db),
-  ]);
+  const [states, latencies, minutes, queueDepth, backup, inbound] =
+    await Promise.all([
+      repo.statesByMethod(deps.db, since),
+      repo.latencyByMethod(deps.db, since),
+      repo.perMinuteByMethod(deps.db, since),
+      delivery.queueDepth(),
+      backupStatus(deps.db),
+      repo.inboundByMethod(deps.db, since),
+    ]);
   const schedule = deps.config.backup;
   const binds = delivery.binds();
   const unrouted: Record<string, number> = {};
@@ -48,6 +50,7 @@ export async function operations(
     unrouted,
     methods: DELIVERY_METHODS.map((method) => {
       const latency = latencies.find((row) => row.method === method);
+      const received = inbound.find((row) => row.method === method);
       const perMinute = new Array<number>(MINUTES).fill(0);
       for (const row of minutes) {
         if (row.method === method && row.minute >= 0 && row.minute < MINUTES) {
@@ -65,6 +68,10 @@ export async function operations(
         simulated: delivery.simulatedMethods.includes(method),
         bound: binds[method] ?? null,
         perMinute,
+        inbound: {
+          lastHour: received?.hour ?? 0,
+          lastDay: received?.day ?? 0,
+        },
       };
     }),
     backup: {

@@ -12,9 +12,13 @@ import * as service from './service.ts';
 
 const tags = ['webhooks'];
 const AnswerSchema = z.object({ status: z.enum(['taken', 'ignored']) });
-const answer = (result: service.ReceiptAnswer) => ({
+const answer = (result: service.ReceiptAnswer | service.InboundAnswer) => ({
   status: result.taken ? ('taken' as const) : ('ignored' as const),
 });
+/** The inbound webhooks given to the HTTP providers (CONTRACT "Two-way messaging"). */
+export const VONAGE_INBOUND_PATH = '/api/webhooks/vonage/inbound';
+export const GENERIC_GATEWAY_INBOUND_PATH =
+  '/api/webhooks/world-special/inbound';
 /** Registered under /api. */
 const path = (full: string) => full.replace(/^\/api/, '');
 
@@ -42,9 +46,10 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
   return async (app) => {
     if (deps.config.delivery.vonage && !deps.config.delivery.vonageSignature) {
       app.log.warn(
-        'VONAGE_SIGNATURE_SECRET is not set: anyone can post Vonage delivery receipts. ' +
-          'Unsigned receipts only count for the message named in their client-ref, but a ' +
-          'customer can still report false states for their own messages. Enable signed ' +
+        'VONAGE_SIGNATURE_SECRET is not set: anyone can post Vonage delivery receipts and ' +
+          'inbound messages. Unsigned receipts only count for the message named in their ' +
+          'client-ref, but a customer can still report false states for their own messages, ' +
+          'and anyone can make up an inbound message (a STOP opts its sender out). Enable signed ' +
           "webhooks in Vonage's dashboard and set VONAGE_SIGNATURE_SECRET.",
       );
     }
@@ -127,6 +132,90 @@ export function webhooksRoutes(deps: Deps): FastifyPluginAsyncZod {
           ),
         );
       },
+    );
+    const vonageInbound = {
+      tags,
+      description:
+        'Vonage calls this with its inbound SMS fields (msisdn, to, messageId, text, type, ' +
+        'concat, concat-ref, concat-total, concat-part…; query string, form or JSON). Signed ' +
+        'with sig and timestamp when VONAGE_SIGNATURE_SECRET is set, checked as for receipts. ' +
+        'Answers 200 taken once stored, for a message already stored or to a number nobody ' +
+        'holds too (dropped), so Vonage stops sending it; ignored for a binary message. 404 ' +
+        'when VONAGE_API_KEY is not set.',
+      security: [],
+      response: {
+        200: AnswerSchema,
+        ...errorResponses(400, 401, 404, 429),
+      },
+    };
+    app.get(
+      path(VONAGE_INBOUND_PATH),
+      {
+        schema: {
+          ...vonageInbound,
+          operationId: 'receiveVonageInboundQuery',
+          summary: 'Vonage inbound SMS, as a query string (GET)',
+        },
+      },
+      async (request) =>
+        answer(
+          await service.vonageInbound(
+            deps,
+            strictQuery(request.url),
+            undefined,
+          ),
+        ),
+    );
+    app.post(
+      path(VONAGE_INBOUND_PATH),
+      {
+        schema: {
+          ...vonageInbound,
+          operationId: 'receiveVonageInbound',
+          summary: 'Vonage inbound SMS, as a form or JSON (POST)',
+        },
+      },
+      async (request) => {
+        if (request.body !== undefined && typeof request.body !== 'object') {
+          throw badRequest(
+            'Invalid Vonage inbound message: expected form or JSON fields',
+          );
+        }
+        return answer(
+          await service.vonageInbound(
+            deps,
+            strictQuery(request.url),
+            request.body,
+          ),
+        );
+      },
+    );
+    app.post(
+      path(GENERIC_GATEWAY_INBOUND_PATH),
+      {
+        schema: {
+          operationId: 'receiveWorldSpecialInbound',
+          tags,
+          summary: 'WORLD_SPECIAL gateway inbound SMS',
+          description:
+            'JSON {"id", "from", "to", "text"} with Authorization: Bearer WORLD_SPECIAL_TOKEN. ' +
+            'Answers 200 taken once stored, for a message already stored or to a number ' +
+            'nobody holds too (dropped).',
+          security: [{ gatewayBearer: [] }],
+          response: {
+            200: AnswerSchema,
+            ...errorResponses(400, 401, 429),
+          },
+        },
+      },
+      async (request) =>
+        answer(
+          await service.genericGatewayInbound(
+            deps,
+            request.headers.authorization,
+            request.body,
+          ),
+        ),
     );
     app.post(
       path(GENERIC_GATEWAY_RECEIPT_PATH),

@@ -15,6 +15,12 @@ import {
   parseGenericGatewayReceipt,
 } from '../../delivery/index.ts';
 import { badRequest, notFound, unauthorized } from '../../errors.ts';
+import type { InboundOutcome } from '../../inbound/inbox.ts';
+import {
+  parseGatewayInbound,
+  parseVonageInbound,
+  type ParsedInbound,
+} from '../../inbound/webhook-fields.ts';
 
 export type ReceiptAnswer =
   | { taken: true }
@@ -25,14 +31,17 @@ export type ReceiptAnswer =
 const MESSAGE_ID =
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Vonage: the fields of the query string and of the form or JSON body, together. */
-export async function vonageReceipt(
+/**
+ * A Vonage webhook's fields (query string, form or JSON body together), checked as Vonage
+ * signs them when VONAGE_SIGNATURE_SECRET is set: receipts and inbound messages alike.
+ */
+function vonageWebhookFields(
   deps: Deps,
   query: unknown,
   body: unknown,
-): Promise<ReceiptAnswer> {
-  // Nothing is sent through Vonage without its key, so no receipt of ours can come: a webhook
-  // that stored receipts anyway would only be a public way to write rows.
+): Record<string, string> {
+  // Nothing goes through Vonage without its key, so nothing of ours can come: a webhook that
+  // stored rows anyway would only be a public way to write them.
   if (!deps.config.delivery.vonage) throw notFound('Vonage webhook');
   const fields = vonageFields(query, body);
   const signature = deps.config.delivery.vonageSignature;
@@ -43,6 +52,17 @@ export async function vonageReceipt(
     const stale = vonageTimestampProblem(fields);
     if (stale) throw unauthorized(`Invalid Vonage signature: ${stale}`);
   }
+  return fields;
+}
+
+/** Vonage: the fields of the query string and of the form or JSON body, together. */
+export async function vonageReceipt(
+  deps: Deps,
+  query: unknown,
+  body: unknown,
+): Promise<ReceiptAnswer> {
+  const fields = vonageWebhookFields(deps, query, body);
+  const signature = deps.config.delivery.vonageSignature;
   const parsed = parseVonageReceipt(fields);
   if ('ignore' in parsed) {
     // Statuses that are not final yet are Vonage's to send; anything else is not a receipt.
@@ -83,4 +103,45 @@ export async function genericGatewayReceipt(
   if ('error' in parsed) throw badRequest(parsed.error);
   await deps.deliveryReceipts.deliver('WORLD_SPECIAL', parsed.receipt);
   return { taken: true };
+}
+
+/**
+ * An inbound message taken (2xx): stored, a part kept for the others, one we had already, or
+ * to a number nobody holds (dropped and counted). The answer is the same for all four, so a
+ * caller learns nothing of which numbers are held.
+ */
+export type InboundAnswer =
+  { taken: true; outcome: InboundOutcome } | { taken: false; reason: string };
+
+async function takeInbound(
+  deps: Deps,
+  parsed: ParsedInbound,
+): Promise<InboundAnswer> {
+  if ('error' in parsed) throw badRequest(parsed.error);
+  if ('ignore' in parsed) return { taken: false, reason: parsed.ignore };
+  // Acknowledged only once stored: a failed write answers 5xx and the provider sends it again.
+  return { taken: true, outcome: await deps.inbound.take(parsed.part) };
+}
+
+/** Vonage's inbound SMS: signed like its receipts when VONAGE_SIGNATURE_SECRET is set. */
+export async function vonageInbound(
+  deps: Deps,
+  query: unknown,
+  body: unknown,
+): Promise<InboundAnswer> {
+  const fields = vonageWebhookFields(deps, query, body);
+  return takeInbound(deps, parseVonageInbound(fields));
+}
+
+/** The generic gateway's inbound SMS: the same bearer token as its receipts. */
+export async function genericGatewayInbound(
+  deps: Deps,
+  authorization: string | undefined,
+  body: unknown,
+): Promise<InboundAnswer> {
+  const token = deps.config.delivery.genericGatewayToken;
+  if (!token || !bearerMatches(authorization, token)) {
+    throw unauthorized('Missing or invalid bearer token');
+  }
+  return takeInbound(deps, parseGatewayInbound(body));
 }

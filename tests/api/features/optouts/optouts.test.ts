@@ -30,6 +30,7 @@ beforeAll(async () => {
     OPT_OUT_REPLY: 'Bye: reply START to come back',
     OPT_IN_REPLY: 'Welcome back',
     HELP_REPLY: 'Default help',
+    WORLD_SPECIAL_TOKEN: 'gateway-token',
   });
 });
 afterAll(async () => {
@@ -439,6 +440,19 @@ describe('keywords received', () => {
     );
     expect(replies[0]!.n).toBe(1);
     expect(await c.balance()).toBe(9.95);
+    // Opted out, the number may still ask for HELP, and is answered.
+    await receive(c.client.id, number, ours, 'HELP', 'HELP');
+    await eventually(
+      async () =>
+        (await c.http.get(`${c.base}/messages?recipient=${number}`)).body
+          .messages as { body: string; state: string }[],
+      (messages) =>
+        messages.some(
+          (m) => m.body === 'Default help' && m.state === 'DELIVERED',
+        ),
+      { what: 'HELP answered while opted out', timeout: 15_000 },
+    );
+    expect(await c.balance()).toBe(9.9);
     await expectLedgerBalanced(server);
   });
 
@@ -469,6 +483,98 @@ describe('keywords received', () => {
       ].sort(),
     );
     expect((await c.send(number)).status).toBe(201);
+  });
+
+  it('takes a STOP through the gateway’s inbound webhook (the one inbound writer) as well', async () => {
+    const c = await customer();
+    const number = phone();
+    const ours = await holdNumber(c.client.id);
+    const post = (text: string) =>
+      fetch(`${server.url}/api/webhooks/world-special/inbound`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer gateway-token',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          id: randomUUID(),
+          from: `+${number}`,
+          to: ours,
+          text,
+        }),
+      });
+    expect((await post('Quit')).status).toBe(200);
+    expect(await c.optOuts()).toEqual([
+      { number, source: 'keyword', dateCreated: expect.any(String) },
+    ]);
+    const refused = await c.send(number);
+    expect(refused.body.code).toBe('recipient_opted_out');
+    await eventually(
+      async () =>
+        (await c.http.get(`${c.base}/messages?recipient=${number}`)).body
+          .messages as { body: string; sender: string }[],
+      (messages) =>
+        messages.length === 1 &&
+        messages[0]!.body === 'Bye: reply START to come back' &&
+        messages[0]!.sender === ours,
+      { what: 'the STOP answered', timeout: 15_000 },
+    );
+    expect((await post('unstop')).status).toBe(200);
+    expect(await c.optOuts()).toEqual([]);
+    expect((await c.send(number)).status).toBe(201);
+  });
+
+  it('keys a STOP from 00… by the digits a send sees (the international prefix dropped)', async () => {
+    const c = await customer();
+    const number = phone();
+    const ours = await holdNumber(c.client.id);
+    await receive(c.client.id, `00${number}`, ours, 'STOP', 'STOP');
+    expect((await c.optOuts()).map((o) => o.number)).toEqual([number]);
+    expect((await c.send(`+${number}`)).status).toBe(403);
+    await eventually(
+      async () =>
+        (await c.http.get(`${c.base}/messages?recipient=${number}`)).body
+          .total as number,
+      (total) => total === 1,
+      { what: 'the STOP answered at 44…', timeout: 15_000 },
+    );
+  });
+
+  it('counts replies against the client’s messages a second: a throttled one is sent later, not lost', async () => {
+    const c = await customer();
+    const paced = await adminHttp(server.url).put(
+      `/api/admin/clients/${c.client.id}/limits`,
+      { maxMessagesPerSecond: 1 },
+    );
+    expect(paced.status).toBe(200);
+    const ours = await holdNumber(c.client.id);
+    const senders = [phone(), phone(), phone()];
+    await server.app.db.query(
+      `INSERT INTO inbound_messages (client_id, method, from_number, to_number, body,
+                                     encoding, segments, keyword)
+       SELECT $1, 'MELROSE_SMPP', s, $2, 'HELP', 'GSM-7', 1, 'HELP'
+       FROM unnest($3::text[]) AS s`,
+      [c.client.id, ours, senders],
+    );
+    const replies = await eventually(
+      async () =>
+        (await c.http.get(`${c.base}/messages?state=DELIVERED`)).body
+          .messages as { recipient: string; body: string }[],
+      (messages) => messages.length === 3,
+      { what: 'three HELPs answered at one a second', timeout: 30_000 },
+    );
+    expect(replies.map((m) => m.recipient).sort()).toEqual([...senders].sort());
+    expect(new Set(replies.map((m) => m.body))).toEqual(
+      new Set(['Default help']),
+    );
+    expect(await c.balance()).toBe(9.85);
+    // At most one a second: some reply's job was handed back and retried.
+    const [retried] = await server.app.db.query<{ n: number }>(
+      `SELECT max(retry_count)::int AS n FROM pgboss.job
+       WHERE name = 'keyword-reply' AND data->>'clientId' = $1`,
+      [c.client.id],
+    );
+    expect(retried!.n).toBeGreaterThan(0);
   });
 
   it('sends no reply without the balance to pay for it, and the opt-out holds all the same', async () => {

@@ -101,8 +101,8 @@ function FigureRow({
 
 /**
  * The Operations screen's body: the queue depth, then per delivery method the last hour's
- * messages by state, the latency from acceptance to a provider taking them, the bind, and a chart
- * of messages a minute; refreshed every few seconds.
+ * messages by state, the latency from acceptance to a provider taking them, the bind, the
+ * inbound messages it brought, and a chart of messages a minute; refreshed every few seconds.
  */
 export function OperationsOverview() {
   const operations = useOperations();
@@ -151,8 +151,8 @@ export function OperationsOverview() {
       <div className="table-wrap">
         <table className="table">
           <caption className="sr-only">
-            Delivery methods: the last hour&apos;s messages by state and the
-            submit latency
+            Delivery methods: the last hour&apos;s messages by state, the submit
+            latency and the inbound messages
           </caption>
           <thead>
             <tr>
@@ -198,13 +198,25 @@ export function OperationsOverview() {
               methods={methods}
               cell={(m) => secondsText(m.latency.p95)}
             />
+            <FigureRow
+              label="Inbound"
+              methods={methods}
+              cell={(m) => m.inbound.lastHour}
+            />
+            <FigureRow
+              label="Inbound (24 h)"
+              methods={methods}
+              cell={(m) => m.inbound.lastDay}
+            />
           </tbody>
         </table>
       </div>
       <p className="muted">
         Last hour, from acceptance. Latency: from acceptance to a provider
-        taking the message. The bind and the connector are those of the node
-        that answered; a SIMULATED method sends nothing.
+        taking the message. Inbound: messages received through the method for a
+        number a client holds, last hour and last 24 hours. The bind and the
+        connector are those of the node that answered; a SIMULATED method sends
+        nothing.
       </p>
       <OperationsChart since={since} methods={methods} />
     </>

@@ -26,6 +26,7 @@ function method(
     simulated: false,
     bound: null,
     perMinute: new Array(60).fill(0),
+    inbound: { lastHour: 0, lastDay: 0 },
     ...extra,
   };
 }
@@ -42,7 +43,10 @@ function figures(queueDepth: number): Operations {
         bound: true,
         perMinute: [...new Array(59).fill(0), 44],
       }),
-      method('VONAGE_SMS', { bound: false }),
+      method('VONAGE_SMS', {
+        bound: false,
+        inbound: { lastHour: 7, lastDay: 130 },
+      }),
       method('WORLD_SPECIAL', { simulated: true }),
     ],
     backup: {
@@ -118,6 +122,8 @@ describe('Operations', () => {
     expect(row('FAILED')).toEqual(['1', '0', '0']);
     expect(row('Latency p50')).toEqual(['0.13 s', '—', '—']);
     expect(row('Latency p95')).toEqual(['1.50 s', '—', '—']);
+    expect(row('Inbound')).toEqual(['0', '7', '0']);
+    expect(row('Inbound (24 h)')).toEqual(['0', '130', '0']);
     const facts = screen.getByText('Waiting in the queue').parentElement!;
     expect(within(facts).getByText('12')).toBeInTheDocument();
     expect(
