@@ -40,7 +40,7 @@ test('every customer screen passes axe', async ({ page, user, request }) => {
     ['/messaging/bulk', 'Bulk send'],
     [`/messaging/bulk/${batches[0]}`, 'Batch'],
     [`/messaging/bulk/${batches[1]}`, 'Batch'],
-    ['/messaging/inbox', 'Inbox'],
+    ['/messaging/inbox?all=true', 'Inbox'],
     ['/messaging/inbox/447700900123', '+447700900123'],
     ['/messaging/optouts', 'Opt-outs'],
     ['/users/me', 'My User'],

@@ -117,7 +117,7 @@ for (const viewport of VIEWPORTS) {
     );
     expect(optedOut.status(), await optedOut.text()).toBe(200);
     for (const [route, ready] of [
-      ['/messaging/inbox', /^Conversations 1 to/],
+      ['/messaging/inbox?all=true', /^Conversations 1 to/],
       ['/messaging/optouts', /^Opt-outs 1 to/],
     ] as const) {
       await page.goto(`/#${route}`);

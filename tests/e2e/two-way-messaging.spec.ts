@@ -157,17 +157,22 @@ test('the owner reads a conversation, replies from the number the client holds, 
   await assignViaApi(request, held, client.id);
   await loginAs(page, user);
 
-  // Nothing yet: the Inbox says where conversations come from.
+  // Nothing yet: the Inbox says where replies come from.
   await page.goto('/#/messaging/inbox');
-  await expect(
-    page.getByText(
-      'No conversations yet. Messages sent to your numbers, and your replies, appear here.',
-    ),
-  ).toBeVisible();
+  const noReplies = page.getByText(
+    'No replies yet. Messages sent to your numbers appear here, with your answers.',
+  );
+  await expect(noReplies).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
+  // A number only sent to is not a reply: it shows when asked for.
   await sendViaApi(request, user, client, recipient, 'Your order has shipped');
   await page.reload();
+  await expect(noReplies).toBeVisible();
+  await page
+    .getByRole('checkbox', { name: 'Also show numbers you only sent to' })
+    .check();
+  await expect(page).toHaveURL(/#\/messaging\/inbox\?all=true$/);
   const row = page.getByRole('row', { name: new RegExp(recipient) });
   await expect(row).toContainText('You: Your order has shipped');
   await expectNoSeriousA11yViolations(page);
@@ -228,7 +233,7 @@ test('the owner reads a conversation, replies from the number the client holds, 
   );
   await expect(form.getByLabel('Reply')).toBeDisabled();
   await expect(form.getByRole('button', { name: 'Send Reply' })).toBeDisabled();
-  await page.goto('/#/messaging/inbox');
+  await page.goto('/#/messaging/inbox?all=true');
   await expect(
     page.getByRole('row', { name: new RegExp(recipient) }),
   ).toContainText('Opted out');
@@ -299,7 +304,7 @@ test('the Inbox, a thread and Opt-outs fit a phone and work from the keyboard', 
   await page.setViewportSize({ width: 375, height: 812 });
   await loginAs(page, user);
 
-  await page.goto('/#/messaging/inbox');
+  await page.goto('/#/messaging/inbox?all=true');
   await expect(
     page.getByRole('row', { name: new RegExp(recipient) }),
   ).toBeVisible();

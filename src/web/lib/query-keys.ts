@@ -68,13 +68,13 @@ export const queryKeys = {
    */
   conversations: {
     ofClient: (clientId: string) => ['conversations', clientId] as const,
-    list: (clientId: string, offset: number, asAdmin = false) =>
+    list: (clientId: string, query: object, asAdmin = false) =>
       [
         ...(asAdmin ? ['admin'] : []),
         'conversations',
         clientId,
         'list',
-        offset,
+        query,
       ] as const,
     thread: (
       clientId: string,

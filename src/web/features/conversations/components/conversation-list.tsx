@@ -13,23 +13,32 @@ import { ConversationThread } from './conversation-thread';
 import { OptedOutBadge } from './opted-out-badge';
 import './conversations.css';
 
-/** `/messaging/inbox?offset=n`, or the first page. */
-const inboxHref = (offset: number) =>
-  offset > 0 ? `${paths.inbox}?offset=${offset}` : paths.inbox;
+/** `/messaging/inbox?all=true&offset=n`, with only what is set. */
+export function inboxHref(all: boolean, offset = 0): string {
+  const params = new URLSearchParams();
+  if (all) params.set('all', 'true');
+  if (offset > 0) params.set('offset', String(offset));
+  const search = params.toString();
+  return search ? `${paths.inbox}?${search}` : paths.inbox;
+}
 
 /**
  * The client's conversations, the most recent first: the remote number (opening the thread,
  * the whole row its target), whether it opted out, the last message and who wrote it, when,
- * and how many went each way. Asked again every few seconds, so a new reply shows up.
+ * and how many went each way. Only the numbers that wrote, unless `all`. Asked again every few
+ * seconds, so a new reply shows up.
  */
 export function ConversationList({
   clientId,
   offset,
+  all,
 }: {
   clientId: string;
   offset: number;
+  /** Also the numbers the client only sent to; else only those that wrote. */
+  all: boolean;
 }) {
-  const conversations = useConversations(clientId, offset);
+  const conversations = useConversations(clientId, { offset, all });
   return (
     <DataTable
       query={conversations}
@@ -52,11 +61,13 @@ export function ConversationList({
       empty={
         offset > 0
           ? 'No conversations on this page.'
-          : 'No conversations yet. Messages sent to your numbers, and your replies, appear here.'
+          : all
+            ? 'No conversations yet. Messages sent to your numbers, and your messages, appear here.'
+            : 'No replies yet. Messages sent to your numbers appear here, with your answers.'
       }
       emptyAction={
         offset > 0 ? (
-          <ButtonLink to={inboxHref(0)}>First page</ButtonLink>
+          <ButtonLink to={inboxHref(all)}>First page</ButtonLink>
         ) : null
       }
       pager={{
@@ -64,7 +75,7 @@ export function ConversationList({
         offset,
         pageSize: DEFAULT_PAGE_SIZE,
         total: (data) => data.total,
-        hrefFor: inboxHref,
+        hrefFor: (to) => inboxHref(all, to),
       }}
     />
   );
@@ -113,7 +124,12 @@ function conversationColumns(
  */
 export function AdminClientConversations({ clientId }: { clientId: string }) {
   const [offset, setOffset] = useState(0);
-  const conversations = useConversations(clientId, offset, true);
+  // Staff see every conversation: the numbers that wrote and those only sent to.
+  const conversations = useConversations(clientId, {
+    offset,
+    asAdmin: true,
+    all: true,
+  });
   const panel = usePanel();
   return (
     <SectionCard title="Conversations" className="stack-sm">

@@ -115,7 +115,7 @@ describe('Inbox', () => {
     ).toBeVisible();
   });
 
-  it('shows grey rows while loading, then says when there is no conversation yet', async () => {
+  it('shows grey rows while loading, then says when no number has written yet', async () => {
     const held = heldRoute(conversationsRoute([]) as { body: unknown });
     mockApi({
       ...shellRoutes(),
@@ -128,9 +128,42 @@ describe('Inbox', () => {
     held.release();
     expect(
       await screen.findByText(
-        'No conversations yet. Messages sent to your numbers, and your replies, appear here.',
+        'No replies yet. Messages sent to your numbers appear here, with your answers.',
       ),
     ).toBeVisible();
+  });
+
+  it('lists the numbers that wrote (inbound=true) unless asked for the numbers only sent to as well, in the URL', async () => {
+    const { requests } = mockApi({
+      ...shellRoutes(),
+      [`GET ${base}/conversations`]: conversationsRoute([conversation()], 45),
+    });
+    const { user } = renderApp('/messaging/inbox?offset=30', {
+      loggedIn: true,
+    });
+    await screen.findByRole('table', { name: /^Conversations 31 to/ });
+    const asked = () =>
+      new URLSearchParams(
+        requests.filter((r) => r.path.endsWith('/conversations')).at(-1)
+          ?.search,
+      );
+    expect(asked().get('inbound')).toBe('true');
+    const toggle = screen.getByRole('checkbox', {
+      name: 'Also show numbers you only sent to',
+    });
+    expect(toggle).not.toBeChecked();
+    await user.click(toggle);
+    // A new choice starts again at the first page.
+    await waitFor(() =>
+      expect(currentPath()).toBe('/messaging/inbox?all=true'),
+    );
+    await waitFor(() => expect(asked().get('inbound')).toBeNull());
+    expect(asked().get('offset')).toBe('0');
+    expect(toggle).toBeChecked();
+    await user.click(screen.getByRole('link', { name: 'Next' }));
+    await waitFor(() =>
+      expect(currentPath()).toBe('/messaging/inbox?all=true&offset=30'),
+    );
   });
 
   it('pages through conversations with the URL', async () => {
