@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import {
   ADMIN,
@@ -109,6 +110,24 @@ for (const viewport of VIEWPORTS) {
       await expectFits(page, route);
     }
 
+    // Two-way messaging (issue 32): the conversations of the sends, a thread, an opt-out.
+    const optedOut = await request.put(
+      `/api/clients/${client.id}/optouts/447700900456`,
+      { headers: { authorization: basicAuth(user.email, user.password) } },
+    );
+    expect(optedOut.status(), await optedOut.text()).toBe(200);
+    for (const [route, ready] of [
+      ['/messaging/inbox?all=true', /^Conversations 1 to/],
+      ['/messaging/optouts', /^Opt-outs 1 to/],
+    ] as const) {
+      await page.goto(`/#${route}`);
+      await page.getByRole('table', { name: ready }).waitFor();
+      await expectFits(page, route);
+    }
+    await page.goto('/#/messaging/inbox/447700900456');
+    await page.getByRole('log').waitFor();
+    await expectFits(page, 'a conversation');
+
     await page.goto('/#/messaging/log');
     // The two single sends and the batch's two messages.
     await page.getByRole('table', { name: /^Messages 1 to 4/ }).waitFor();
@@ -153,6 +172,16 @@ for (const viewport of VIEWPORTS) {
       data: { name: 'Fitting range', pricePerSegment: '0.0725' },
     });
     expect(priced.status(), await priced.text()).toBe(200);
+    // An inbound number of the client (issue 32), unlike any other test's.
+    const number = `4479${String(randomInt(1e7, 1e8))}`;
+    const assigned = await request.put(`/api/admin/numbers/${number}`, {
+      headers: adminHeaders,
+      data: {
+        clientId: client.id,
+        helpText: 'Fitting shop: reply STOP to end',
+      },
+    });
+    expect(assigned.status(), await assigned.text()).toBe(200);
     await page.setViewportSize(viewport);
     await loginAs(page, ADMIN);
 
@@ -163,6 +192,7 @@ for (const viewport of VIEWPORTS) {
       [`/admin/users/${user.id}`, "The user's clients"],
       ['/admin/audit', /^Audit events 1 to/],
       ['/admin/prices', /^Prices 1 to/],
+      [`/admin/numbers?clientId=${client.id}`, /^Numbers 1 to/],
     ] as const) {
       await page.goto(`/#${route}`);
       await page.getByRole('table', { name: ready }).waitFor();

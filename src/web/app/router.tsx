@@ -138,6 +138,27 @@ const customerShell: RouteObject = {
             (m) => m.MessagingLogRoute,
           ),
         },
+        {
+          path: paths.inbox,
+          lazy: screen(
+            () => import('./routes/messaging-inbox'),
+            (m) => m.MessagingInboxRoute,
+          ),
+        },
+        {
+          path: `${paths.inbox}/:number`,
+          lazy: screen(
+            () => import('./routes/messaging-conversation'),
+            (m) => m.MessagingConversationRoute,
+          ),
+        },
+        {
+          path: paths.optouts,
+          lazy: screen(
+            () => import('./routes/messaging-optouts'),
+            (m) => m.MessagingOptoutsRoute,
+          ),
+        },
       ],
     },
     {
@@ -235,6 +256,13 @@ const adminShell: RouteObject = {
       lazy: screen(
         () => import('./routes/admin-prices'),
         (m) => m.AdminPricesRoute,
+      ),
+    },
+    {
+      path: paths.adminNumbers,
+      lazy: screen(
+        () => import('./routes/admin-numbers'),
+        (m) => m.AdminNumbersRoute,
       ),
     },
     notFound,

@@ -72,6 +72,12 @@ export const adminNav: NavItem[] = [
     url: paths.adminPrices,
     access: { family: 'PRICE', verb: 'ADMIN' },
   },
+  {
+    type: 'item',
+    name: 'Numbers',
+    url: paths.adminNumbers,
+    access: { family: 'NUMBER', verb: 'ADMIN' },
+  },
   { type: 'item', name: 'Pricing' },
 ];
 

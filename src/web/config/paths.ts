@@ -17,6 +17,13 @@ export const paths = {
   /** The Message Log with this message's panel open. */
   message: (messageId: string) =>
     `/messaging/log?message=${encodeURIComponent(messageId)}`,
+  /** Conversations with the numbers that wrote to the client's numbers, newest first (issue 32). */
+  inbox: '/messaging/inbox',
+  /** One conversation: both directions, oldest first, and the reply box. */
+  conversation: (number: string) =>
+    `/messaging/inbox/${encodeURIComponent(number)}`,
+  /** The recipients that opted out of the client's messages (issue 32). */
+  optouts: '/messaging/optouts',
   billing: '/billing',
   billingBalance: '/billing/balance',
   paymentMethods: '/billing/paymentMethods',
@@ -35,4 +42,9 @@ export const paths = {
   adminAudit: '/admin/audit',
   adminOperations: '/admin/operations',
   adminPrices: '/admin/prices',
+  /** Inbound numbers and the clients holding them (issue 32). */
+  adminNumbers: '/admin/numbers',
+  /** The Numbers screen showing one client's numbers, with that client in the assign form. */
+  adminClientNumbers: (clientId: string) =>
+    `/admin/numbers?clientId=${encodeURIComponent(clientId)}`,
 } as const;

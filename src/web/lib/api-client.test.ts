@@ -116,6 +116,52 @@ describe('apiRequest', () => {
     },
   );
 
+  it('with refusalIsAnswer, answers a coded refusal of the request (403) and keeps the user signed in; a forbidden 403 still signs out', async () => {
+    login();
+    window.location.hash = '#/messaging/inbox/447700900123';
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const refusal = {
+      statusCode: 403,
+      code: 'recipient_opted_out',
+      message: '+447700900123 has opted out of your messages',
+    };
+    server.use(
+      http.post('/api/clients/c1/messages/sms', () =>
+        HttpResponse.json(refusal, { status: 403 }),
+      ),
+      http.post('/api/clients/c2/messages/sms', () =>
+        HttpResponse.json(
+          { statusCode: 403, code: 'forbidden', message: 'Forbidden' },
+          { status: 403 },
+        ),
+      ),
+    );
+    const answer = await apiRequest('POST', '/clients/c1/messages/sms', {
+      body: {},
+      refusalIsAnswer: true,
+    });
+    expect(answer).toMatchObject({ ok: false, status: 403, body: refusal });
+    expect(() => unwrap(answer)).toThrow(
+      '+447700900123 has opted out of your messages',
+    );
+    expect(getCredentials()).not.toBeNull();
+    expect(window.location.hash).toBe('#/messaging/inbox/447700900123');
+
+    // Without the option the same refusal signs out, as spec §8 says of any 403.
+    await apiRequest('POST', '/clients/c1/messages/sms', { body: {} });
+    expect(getCredentials()).toBeNull();
+    expect(window.location.hash).toBe('#/login');
+
+    login();
+    window.location.hash = '#/messaging/inbox/447700900123';
+    await apiRequest('POST', '/clients/c2/messages/sms', {
+      body: {},
+      refusalIsAnswer: true,
+    });
+    expect(getCredentials()).toBeNull();
+    expect(window.location.hash).toBe('#/login');
+  });
+
   it('logs and re-throws network errors', async () => {
     login();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

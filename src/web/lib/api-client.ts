@@ -29,6 +29,22 @@ export interface RequestOptions {
   contentType?: string;
   /** Sent as `Idempotency-Key`: a repeat of the request with it is answered, not done again. */
   idempotencyKey?: string;
+  /**
+   * For a call whose 403 can refuse what was asked rather than who asks (a send to a recipient
+   * who opted out, or to a blocked destination): a 403 whose `code` names such a refusal is
+   * answered like any 4xx, for the screen to show its reason. A 403 coded `forbidden` (a role
+   * missing, spec §8), or with no code, still signs the user out.
+   */
+  refusalIsAnswer?: boolean;
+}
+
+/** A 403 refusing the request itself: coded, and not the `forbidden` of a missing role. */
+function refusesRequest(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || !('code' in body)) {
+    return false;
+  }
+  const code = (body as { code: unknown }).code;
+  return typeof code === 'string' && code !== '' && code !== 'forbidden';
 }
 
 function basicAuth(email: string, password: string): string {
@@ -113,7 +129,11 @@ export async function apiRequest<T = unknown>(
   const body = (await parseBody(response, options.responseType)) as T;
   if (!response.ok) {
     console.warn(`Received ${response.status} for ${url}`);
-    if (response.status === 401 || response.status === 403) {
+    const refusal =
+      response.status === 403 &&
+      options.refusalIsAnswer === true &&
+      refusesRequest(body);
+    if ((response.status === 401 || response.status === 403) && !refusal) {
       sendToLogin(response.status);
     }
   }

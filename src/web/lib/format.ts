@@ -58,3 +58,12 @@ export function formatPriceFrom(
 ): string {
   return `${formatPrice(currency, price)} (${priceSourceText(pricePrefix)})`;
 }
+
+/**
+ * A phone number held as digits (an inbound number, a conversation's remote number) as the
+ * console shows it: with its '+', or as dialled for a short code (8 digits or fewer). A sender
+ * that is a name (alphanumeric) is shown as it is.
+ */
+export function formatPhoneNumber(number: string): string {
+  return /^\d{9,}$/.test(number) ? `+${number}` : number;
+}

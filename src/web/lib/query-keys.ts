@@ -57,6 +57,46 @@ export const queryKeys = {
     detail: (clientId: string, batchId: string) =>
       ['batches', clientId, 'detail', batchId] as const,
   },
+  /** A client's inbound numbers; staff's copies start with 'admin' (issue 32). */
+  numbers: {
+    ofClient: (clientId: string, asAdmin = false) =>
+      [...(asAdmin ? ['admin'] : []), 'numbers', 'client', clientId] as const,
+  },
+  /**
+   * A client's conversations and their threads: a send or an inbound message changes both.
+   * Staff's copies start with 'admin' so they never mix with the owner's.
+   */
+  conversations: {
+    ofClient: (clientId: string) => ['conversations', clientId] as const,
+    list: (clientId: string, query: object, asAdmin = false) =>
+      [
+        ...(asAdmin ? ['admin'] : []),
+        'conversations',
+        clientId,
+        'list',
+        query,
+      ] as const,
+    thread: (
+      clientId: string,
+      number: string,
+      shown: number,
+      asAdmin = false,
+    ) =>
+      [
+        ...(asAdmin ? ['admin'] : []),
+        'conversations',
+        clientId,
+        'thread',
+        number,
+        shown,
+      ] as const,
+  },
+  /** A client's opt-outs (issue 32). */
+  optouts: {
+    ofClient: (clientId: string) => ['optouts', clientId] as const,
+    list: (clientId: string, offset: number) =>
+      ['optouts', clientId, 'list', offset] as const,
+  },
   admin: {
     clients: {
       all: ['admin', 'clients'] as const,
@@ -77,5 +117,10 @@ export const queryKeys = {
     operations: ['admin', 'operations'] as const,
     routeSplits: (clientId: string) =>
       ['admin', 'routes', 'split', clientId] as const,
+    /** Every number, or those matching the query (`q`, `clientId`, `offset`). */
+    numbers: {
+      all: ['admin', 'numbers'] as const,
+      list: (query: object) => ['admin', 'numbers', 'list', query] as const,
+    },
   },
 };

@@ -28,15 +28,15 @@ const CLIENT_CALLS = [
   'GET /api/clients/:clientId/batches',
   'GET /api/clients/:clientId/batches/:batchId',
   'POST /api/clients/:clientId/batches/:batchId/cancel',
+  'GET /api/clients/:clientId/optouts',
+  'GET /api/clients/:clientId/optouts.csv',
+  'PUT /api/clients/:clientId/optouts/:number',
+  'DELETE /api/clients/:clientId/optouts/:number',
   'GET /api/clients/:clientId/numbers',
   'GET /api/clients/:clientId/inbound',
   'GET /api/clients/:clientId/inbound/:id',
   'GET /api/clients/:clientId/conversations',
   'GET /api/clients/:clientId/conversations/:number',
-  'GET /api/clients/:clientId/optouts',
-  'GET /api/clients/:clientId/optouts.csv',
-  'PUT /api/clients/:clientId/optouts/:number',
-  'DELETE /api/clients/:clientId/optouts/:number',
 ];
 
 /** Reads the same for every caller, naming no client (signed-in scope): API clients too. */

@@ -12,7 +12,9 @@ import { AdminThresholdCard } from '../../features/clients/components/admin-thre
 import { ClientLimitsCard } from '../../features/clients/components/client-limits-card';
 import { StopTrafficCard } from '../../features/clients/components/stop-traffic-card';
 import { ClientNameForm } from '../../features/clients/components/client-name-form';
+import { AdminClientConversations } from '../../features/conversations/components/conversation-list';
 import { AdminClientMessages } from '../../features/messages/components/admin-client-messages';
+import { ClientNumbersCard } from '../../features/numbers/components/client-numbers-card';
 import { routeSplitAccess } from '../../features/route-splits/access';
 import { RouteSplitList } from '../../features/route-splits/components/route-split-list';
 import { errorText, isApiError } from '../../lib/api-error';
@@ -20,8 +22,8 @@ import { useCanCall } from '../../lib/permissions';
 
 /**
  * /admin/clients/{id}: the Client card, the Balance card and the Route Splits (spec §2), the
- * low-balance threshold (issue 12), its destinations and throughput (issue 19), then the
- * client's messages. Each part is shown to the roles
+ * low-balance threshold (issue 12), its destinations and throughput (issue 19), its inbound
+ * numbers and conversations (issue 32), then the client's messages. Each part is shown to the roles
  * that may make its calls (issue 17): a refused call would log the user out.
  */
 export function AdminClientRoute() {
@@ -36,6 +38,7 @@ function AdminClientPage() {
   const { clientId = '' } = useParams();
   const client = useAdminClient(clientId);
   const canViewUser = useCanCall({ family: 'USER', verb: 'VIEW' });
+  const canKeepNumbers = useCanCall({ family: 'NUMBER', verb: 'ADMIN' });
 
   if (client.isPending) {
     return (
@@ -87,10 +90,25 @@ function AdminClientPage() {
         <AdminThresholdCard clientId={client.data.id} />
         <ClientLimitsCard client={client.data} asAdmin />
         <StopTrafficCard client={client.data} />
+        <ClientNumbersCard
+          clientId={client.data.id}
+          asAdmin
+          actions={
+            canKeepNumbers ? (
+              <ButtonLink
+                size="sm"
+                to={paths.adminClientNumbers(client.data.id)}
+              >
+                Manage numbers
+              </ButtonLink>
+            ) : null
+          }
+        />
       </div>
       <RoleGate title="Route Splits" access={routeSplitAccess.list}>
         <RouteSplitList client={client.data} />
       </RoleGate>
+      <AdminClientConversations clientId={client.data.id} />
       <AdminClientMessages clientId={client.data.id} />
     </div>
   );

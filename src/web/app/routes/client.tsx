@@ -2,6 +2,7 @@ import { useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../components/ui/page-header';
 import { paths } from '../../config/paths';
 import { ClientDetail } from '../../features/clients/components/client-detail';
+import { ClientNumbersCard } from '../../features/numbers/components/client-numbers-card';
 
 export function ClientRoute() {
   const { clientId = '' } = useParams();
@@ -13,6 +14,7 @@ export function ClientRoute() {
         key={clientId}
         clientId={clientId}
         onDeleted={() => navigate(paths.clients, { replace: true })}
+        sections={<ClientNumbersCard clientId={clientId} />}
       />
     </div>
   );

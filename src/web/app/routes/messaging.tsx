@@ -2,7 +2,10 @@ import { Outlet } from 'react-router';
 import { NavTabs } from '../../components/ui/nav-tabs';
 import { paths } from '../../config/paths';
 
-/** /messaging/*: tabs between sending (one, or in bulk) and the log of what was sent, then the screen. */
+/**
+ * /messaging/*: tabs between sending (one, or in bulk), the log of what was sent, the messages
+ * received (Inbox) and the numbers that opted out, then the screen.
+ */
 export function MessagingRoute() {
   return (
     <>
@@ -12,6 +15,8 @@ export function MessagingRoute() {
           { to: paths.sms, text: 'Send SMS' },
           { to: paths.bulk, text: 'Bulk send' },
           { to: paths.messageLog, text: 'Message Log' },
+          { to: paths.inbox, text: 'Inbox' },
+          { to: paths.optouts, text: 'Opt-outs' },
         ]}
       />
       <Outlet />

@@ -8,6 +8,8 @@ import { api, unwrap } from '../../../lib/api-client';
 /**
  * Sends one body to every recipient, all or nothing (CONTRACT "Campaigns"). `idempotencyKey`:
  * the same for every try of one send, so a try whose answer was lost creates nothing twice.
+ * A recipient the server refuses (403: opted out, which the quotes by destination cannot
+ * foresee, or a blocked destination) is the send's answer, shown by the form, not a sign-out.
  */
 export async function createBatch(input: {
   clientId: string;
@@ -17,7 +19,11 @@ export async function createBatch(input: {
   return unwrap(
     await api.post<CreatedBatch>(
       `/clients/${encodeURIComponent(input.clientId)}/batches`,
-      { body: input.batch, idempotencyKey: input.idempotencyKey },
+      {
+        body: input.batch,
+        idempotencyKey: input.idempotencyKey,
+        refusalIsAnswer: true,
+      },
     ),
   );
 }

@@ -266,6 +266,33 @@ describe('Bulk send', { timeout: 20_000 }, () => {
     ).toBeInTheDocument();
   });
 
+  it('shows a recipient the server refuses (403, opted out) as the server says it, and stays signed in', async () => {
+    serveBulk({
+      [`POST ${base}/batches`]: {
+        status: 403,
+        body: {
+          statusCode: 403,
+          error: 'Forbidden',
+          code: 'recipient_opted_out',
+          message:
+            "Sending to +447700900123 is not allowed: the recipient opted out of this client's messages",
+        },
+      },
+    });
+    const { user, recipients } = await openBulk();
+    await user.click(recipients);
+    await user.paste('447700900123');
+    await user.type(screen.getByLabelText('Body'), 'Hi');
+    await sendToOne(user);
+    expect(
+      await screen.findByText(
+        "Sending to +447700900123 is not allowed: the recipient opted out of this client's messages",
+      ),
+    ).toBeInTheDocument();
+    expect(currentPath()).toBe('/messaging/bulk');
+    expect(window.localStorage.getItem('email')).not.toBeNull();
+  });
+
   it('sends an Idempotency-Key per confirmed send, the same when that send is tried again', async () => {
     let answer: { status: number; body: unknown } = {
       status: 503,

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type {
   Client,
   ClientKeyUsage,
@@ -47,13 +47,19 @@ function graceEnd(graceSeconds: number): string {
   );
 }
 
-/** /clients/{id}: the card (click to rename), Reset Secret and Delete Client (spec §2, §4). */
+/**
+ * /clients/{id}: the card (click to rename), Reset Secret and Delete Client (spec §2, §4).
+ * `sections` (another feature's, such as its numbers) show once the client is known, before
+ * the secret and the deletion.
+ */
 export function ClientDetail({
   clientId,
   onDeleted,
+  sections,
 }: {
   clientId: string;
   onDeleted: () => void;
+  sections?: ReactNode;
 }) {
   const client = useClient(clientId);
 
@@ -79,6 +85,7 @@ export function ClientDetail({
       <ClientNameCard client={client.data} />
       <ClientLimitsCard client={client.data} />
       <StatusCallbackSection client={client.data} />
+      {sections}
       <ResetSecretSection client={client.data} />
       <DeleteClientSection client={client.data} onDeleted={onDeleted} />
     </div>

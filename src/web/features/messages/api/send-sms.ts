@@ -15,11 +15,16 @@ export type SmsRequest = SmsPayload & { sendAt?: string };
 export async function sendSms(input: {
   clientId: string;
   sms: SmsRequest;
+  /**
+   * A 403 refusing this recipient (opted out, blocked) is the send's answer, shown by the form,
+   * rather than a sign-out (api-client.ts). For a form that cannot ask beforehand.
+   */
+  refusalIsAnswer?: boolean;
 }): Promise<Message> {
   return unwrap(
     await api.post<Message>(
       `/clients/${encodeURIComponent(input.clientId)}/messages/sms`,
-      { body: input.sms },
+      { body: input.sms, refusalIsAnswer: input.refusalIsAnswer },
     ),
   );
 }

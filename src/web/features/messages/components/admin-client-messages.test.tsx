@@ -30,6 +30,12 @@ function serveAdminPage(list: (url: URL) => unknown) {
     http.get('/api/admin/routes/split', () =>
       HttpResponse.json({ routes: [], total: 0, count: 300, offset: 0 }),
     ),
+    http.get(`/api/admin/clients/${client.id}/numbers`, () =>
+      HttpResponse.json({ numbers: [] }),
+    ),
+    http.get(`/api/admin/clients/${client.id}/conversations`, () =>
+      HttpResponse.json({ total: 0, count: 30, offset: 0, conversations: [] }),
+    ),
     http.get(adminMessages, ({ request }) => {
       const url = new URL(request.url);
       seen.push(url);

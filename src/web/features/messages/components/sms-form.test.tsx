@@ -172,6 +172,33 @@ describe('SMS form', { timeout: 15_000 }, () => {
     expect(screen.getByLabelText('Body')).toHaveValue('Hello');
   });
 
+  it('a recipient refused by the server (403, opted out since the quote) is shown as the server says it, without signing out', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    mockApi(shellRoutes());
+    const { user } = renderApp('/messaging/sms', { loggedIn: true });
+    await user.type(await screen.findByLabelText('Recipient'), '447700900123');
+    await user.type(screen.getByLabelText('Body'), 'Hello');
+    const refusal =
+      "Sending to +447700900123 is not allowed: the recipient opted out of this client's messages";
+    server.use(
+      http.post(smsPath, () =>
+        HttpResponse.json(
+          {
+            statusCode: 403,
+            error: 'Forbidden',
+            code: 'recipient_opted_out',
+            message: refusal,
+          },
+          { status: 403 },
+        ),
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Send SMS' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expect(currentPath()).toBe('/messaging/sms');
+    expect(window.localStorage.getItem('email')).not.toBeNull();
+  });
+
   it('counts segments live: encoding, room left, price, balance after, and UCS-2 culprits', async () => {
     mockApi(shellRoutes());
     const { user } = renderApp('/messaging/sms', { loggedIn: true });

@@ -190,8 +190,10 @@ export function SmsForm({
       const why = await refusalOf(sms);
       setRefused(why ? { recipient: sms.recipient, text: why } : null);
       if (why) return;
+      // A refusal the quote could not foresee (the recipient opted out meanwhile) is shown
+      // as the server says it, not a sign-out.
       send.mutate(
-        { clientId, sms },
+        { clientId, sms, refusalIsAnswer: true },
         {
           onSuccess: (message) => {
             reset(empty);
