@@ -48,6 +48,10 @@ function clientPageRoutes(routes = [splitA, splitB]): Record<string, Route> {
     [`GET /api/admin/clients/${client.id}/messages`]: {
       body: { messages: [], total: 0, count: 0, offset: 0 },
     },
+    [`GET /api/admin/clients/${client.id}/numbers`]: { body: { numbers: [] } },
+    [`GET /api/admin/clients/${client.id}/conversations`]: {
+      body: { conversations: [], total: 0, count: 30, offset: 0 },
+    },
   };
 }
 
