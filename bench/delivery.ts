@@ -29,7 +29,11 @@ import {
   startBenchServer,
 } from './server.ts';
 import { reportFigures } from './report.ts';
-import { localPostmaster, treeCpuMicros } from './process-cpu.ts';
+import {
+  localPostmaster,
+  processCpuMicros,
+  treeCpuMicros,
+} from './process-cpu.ts';
 
 const MESSAGES = seconds('BENCH_MESSAGES', 5000);
 const CONNECTIONS = seconds('BENCH_CONNECTIONS', 32);
@@ -129,6 +133,7 @@ try {
     );
   };
   const cpuBefore = cpuNow();
+  const nodeBefore = processCpuMicros(server.child.pid);
 
   const started = performance.now();
   let next = 0;
@@ -192,6 +197,7 @@ try {
     await new Promise((r) => setTimeout(r, 250));
   }
   const cpuAfter = cpuNow();
+  const nodeAfter = processCpuMicros(server.child.pid);
   rows = await readAll();
   const delivered = rows.filter((r) => r.state === 'DELIVERED');
   const firstAccept = Math.min(...rows.map((r) => Date.parse(r.dateCreated)));
@@ -230,8 +236,9 @@ try {
       ? (cpuAfter - cpuBefore) / 1000 / MESSAGES
       : undefined;
   if (cpuPerMessage !== undefined) {
+    const node = (nodeAfter! - nodeBefore!) / 1000 / MESSAGES;
     console.log(
-      `CPU per message      ${cpuPerMessage.toFixed(3)} ms accepted and delivered (${cpuCounted}; target ≤ ${CPU_TARGET_MS} ms)`,
+      `CPU per message      ${cpuPerMessage.toFixed(3)} ms accepted and delivered: node ${node.toFixed(3)} + PostgreSQL ${(cpuPerMessage - node).toFixed(3)} (${cpuCounted}; target ≤ ${CPU_TARGET_MS} ms)`,
     );
   }
   reportFigures('delivery', [

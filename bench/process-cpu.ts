@@ -36,6 +36,12 @@ function readStat(pid: number): Stat | undefined {
   }
 }
 
+/** The CPU time, in µs, that the process `pid` alone has used so far (with its reaped children). */
+export function processCpuMicros(pid: number | undefined): number | undefined {
+  const stat = pid === undefined ? undefined : readStat(pid);
+  return stat && (stat.ticks * 1e6) / TICKS_PER_SECOND;
+}
+
 /**
  * The CPU time, in µs, that `root` and every process under it have used so far; undefined when
  * /proc does not show `root`.
