@@ -53,14 +53,17 @@ test.describe('Texts users read', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  test('the audit log refuses an id that is no UUID by naming the field and the form it takes', async ({
+  test('the audit log refuses a target that is no UUID and no digits by naming the field and the forms it takes', async ({
     page,
   }) => {
     await loginAs(page, ADMIN);
     // A link (or a hand-edited URL) with a bad target: the API's refusal names the filter.
-    await page.goto('/#/admin/audit?target=44');
+    // (Digits are a target too: a price prefix or a number.)
+    await page.goto('/#/admin/audit?target=x44');
     await expect(
-      page.getByText(/^Target ID must be a UUID such as [0-9a-f-]{36}$/),
+      page.getByText(
+        /^Target ID must be a UUID such as [0-9a-f-]{36}, or the digits of a price prefix or number$/,
+      ),
     ).toBeVisible();
     await expect(page.getByText('Invalid id')).toHaveCount(0);
 
