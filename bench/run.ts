@@ -19,6 +19,7 @@ const BENCHES = [
   'web',
   'delivery',
   'fairness',
+  'inbound',
   'batch',
   'search',
   'engine',
