@@ -69,8 +69,8 @@ export const POOL_SIZE = 20;
 export function queuePoolSize(workers: number): number {
   return Math.max(4, workers + 3);
 }
-/** Connections held by LISTEN: credential revocations and the queue alarm. */
-const LISTEN_CONNECTIONS = 2;
+/** Connections held by LISTEN: one, shared by the credential revocations and the queue alarm. */
+const LISTEN_CONNECTIONS = 1;
 /** Every connection one node opens on PostgreSQL, at most, with `workers` delivery workers. */
 export function connectionsPerNode(workers: number): number {
   return POOL_SIZE + queuePoolSize(workers) + LISTEN_CONNECTIONS;
