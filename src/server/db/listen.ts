@@ -17,6 +17,12 @@ export interface ListenOptions {
 export interface Listener {
   /** Resolves once LISTEN was first in place (tests and the start wait for it). */
   readonly listening: Promise<void>;
+  /**
+   * Runs a query over the LISTEN connection while it is up; undefined while it is down (the
+   * caller uses its pool then). A look every few seconds on an idle node would otherwise keep a
+   * pooled connection, a backend of its own, alive for good; this one is there anyway.
+   */
+  query<T>(text: string, params?: unknown[]): Promise<T[]> | undefined;
   /** Stops listening; the connection ends with the last listener on it. */
   close(): Promise<void>;
 }
@@ -84,6 +90,12 @@ export function listen(
   const owner = shared;
   return {
     listening,
+    query<T>(text: string, params?: unknown[]) {
+      if (!owner.subscribers.has(subscriber)) return undefined; // closed
+      return owner.client
+        ?.query(text, params)
+        .then((result) => result.rows as T[]);
+    },
     async close() {
       if (!owner.subscribers.delete(subscriber)) return;
       if (owner.subscribers.size > 0) {

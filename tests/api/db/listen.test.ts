@@ -56,7 +56,12 @@ describe.skipIf(!onPostgres)('LISTEN connection', () => {
     const b = listener('listen_second', second);
     try {
       await Promise.all([a.listening, b.listening]);
-      expect(await connections()).toHaveLength(1);
+      const pids = await connections();
+      expect(pids).toHaveLength(1);
+      // A listener's queries (the queue alarm's look) run on that same connection.
+      expect(
+        await a.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'),
+      ).toEqual([{ pid: pids[0] }]);
       await admin.query(`SELECT pg_notify('listen_first', 'one')`);
       await admin.query(`SELECT pg_notify('listen_second', 'two')`);
       await expect.poll(() => first).toEqual(['listening', 'one']);
@@ -77,6 +82,7 @@ describe.skipIf(!onPostgres)('LISTEN connection', () => {
       await admin.query(`SELECT pg_notify('listen_second', 'four')`);
       await expect.poll(() => second).toEqual(['listening', 'two', 'four']);
       await admin.query(`SELECT pg_notify('listen_first', 'unheard')`);
+      expect(a.query('SELECT 1')).toBeUndefined();
       expect(await connections()).toHaveLength(1);
     } finally {
       await a.close();
