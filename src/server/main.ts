@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
+import { releaseStartupMemory } from './memory.ts';
 import { closeOnSignals } from './shutdown.ts';
 
 // The server's entry (npm start): it reads the environment, handles signals and exits; tests
@@ -74,3 +75,5 @@ try {
   await app.close();
   process.exit(1);
 }
+// Started: what starting left behind goes back to the system (memory.ts).
+releaseStartupMemory();
