@@ -40,7 +40,7 @@ function firstLineThenKill(entry: string, cache: string): Promise<string> {
   });
 }
 
-describe('releaseStartupMemory', () => {
+describe('memory after a start', () => {
   it("shrinks V8's young generation that a start grew", () => {
     // What a start does: many objects surviving a few collections grow the young generation.
     let kept: object[][] = [];
@@ -56,14 +56,14 @@ describe('releaseStartupMemory', () => {
     expect('gc' in globalThis).toBe(false);
   });
 
-  it('leaves the compile cache on disk: the next start, even after a kill, strips no types', async () => {
+  it('saveCompileCache leaves the compile cache on disk: the next start, even after a kill, strips no types', async () => {
     const entry = join(dir, 'entry.ts');
     const memory = pathToFileURL(join(import.meta.dirname, 'memory.ts'));
     writeFileSync(
       entry,
-      `import { releaseStartupMemory } from '${memory.href}';\n` +
+      `import { saveCompileCache } from '${memory.href}';\n` +
         'const started: number = Date.now();\n' +
-        'releaseStartupMemory();\n' +
+        'saveCompileCache();\n' +
         "const stripper = process.moduleLoadList.some((m) => m.includes('amaro'));\n" +
         'console.log(JSON.stringify({ stripper, started }));\n' +
         'setInterval(() => undefined, 60_000);\n',

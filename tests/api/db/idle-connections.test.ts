@@ -22,9 +22,10 @@ describe.skipIf(!onPostgres)('an idle node', () => {
       // The alarm looks often; the inbound sweep (a pool query every 15 s) not within the test.
       { queueIdleCheckMs: ALARM_MS, inboundSweepMs: 600_000 },
     );
-    [{ database }] = await server.app.db.query<{ database: string }>(
+    const [row] = await server.app.db.query<{ database: string }>(
       'SELECT current_database() AS database',
     );
+    database = row!.database;
     admin = new pg.Client({
       connectionString: process.env.TEST_DATABASE_URL,
       application_name: 'idle-connections-test',
