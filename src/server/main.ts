@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
+import { releaseStartupMemory, saveCompileCache } from './memory.ts';
 import { closeOnSignals } from './shutdown.ts';
 
 // The server's entry (npm start): it reads the environment, handles signals and exits; tests
@@ -74,3 +75,6 @@ try {
   await app.close();
   process.exit(1);
 }
+// Started: the compile cache to disk, what starting left behind back to the system (memory.ts).
+saveCompileCache();
+releaseStartupMemory();

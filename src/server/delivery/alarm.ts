@@ -15,7 +15,7 @@
  * killed between its commit and our LISTEN) costs at most `idleCheckMs` of latency.
  */
 import type { Db } from '../db/client.ts';
-import { listen } from '../db/listen.ts';
+import { listen, type Listener } from '../db/listen.ts';
 import type { DeliveryLogger } from './types.ts';
 
 /** Notified by the job-writing SQL (migrations/024) with the queue's name. */
@@ -111,10 +111,10 @@ export function startQueueAlarm(options: QueueAlarmOptions): QueueAlarm {
   async function lookNow(): Promise<void> {
     let next = idleCheckMs;
     try {
-      const rows = await db.query<{ name: string; in_ms: number | null }>(
-        NEXT_START_SQL,
-        [queues],
-      );
+      type Row = { name: string; in_ms: number | null };
+      // On PostgreSQL over the LISTEN connection: the pool's stay closed on an idle node.
+      const rows = await (listener?.query<Row>(NEXT_START_SQL, [queues]) ??
+        db.query<Row>(NEXT_START_SQL, [queues]));
       for (const row of rows) {
         if (row.in_ms === null) continue;
         const inMs = Number(row.in_ms);
@@ -141,8 +141,9 @@ export function startQueueAlarm(options: QueueAlarmOptions): QueueAlarm {
 
   let close: () => Promise<void>;
   let listening: Promise<void>;
+  let listener: Listener | undefined;
   if (options.databaseUrl) {
-    const listener = listen(options.databaseUrl, JOBS_CHANNEL, {
+    const subscribed = listen(options.databaseUrl, JOBS_CHANNEL, {
       onNotify,
       // Whatever was notified while it was down was missed: look now.
       onListening: look,
@@ -150,8 +151,9 @@ export function startQueueAlarm(options: QueueAlarmOptions): QueueAlarm {
       onError: (err) =>
         logger.warn({ err }, 'queue notifications: connection failed'),
     });
-    close = () => listener.close();
-    listening = listener.listening;
+    listener = subscribed;
+    close = () => subscribed.close();
+    listening = subscribed.listening;
   } else {
     if (!db.pglite)
       throw new Error('embedded database without its PGlite handle');

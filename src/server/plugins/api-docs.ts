@@ -1,6 +1,5 @@
 import fastifySwagger from '@fastify/swagger';
-import scalarReference from '@scalar/fastify-api-reference';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -59,9 +58,60 @@ export async function apiDocs(
     docs.addHook('onSend', async (_request, reply) => {
       reply.header('content-security-policy', DOCS_CSP);
     });
-    await docs.register(scalarReference, {
-      routePrefix: '/api/docs',
+    const reference = lazyReference();
+    docs.addHook('onClose', () => reference.close());
+    for (const url of [DOCS_PREFIX, `${DOCS_PREFIX}/*`]) {
+      docs.get(url, { schema: { hide: true } }, async (request, reply) => {
+        const answer = await reference.answer(request);
+        for (const name of FORWARDED_HEADERS) {
+          const value = answer.headers[name];
+          if (value !== undefined) reply.header(name, value);
+        }
+        const body = answer.rawPayload;
+        return reply
+          .code(answer.statusCode)
+          .send(body.length > 0 ? body : undefined); // a redirect has none
+      });
+    }
+  });
+}
+
+const DOCS_PREFIX = '/api/docs';
+/** What the reference's answers say that the browser needs (its redirects, its types). */
+const FORWARDED_HEADERS = ['content-type', 'location'] as const;
+
+/**
+ * The reference UI (@scalar/fastify-api-reference), loaded on the first visit to /api/docs:
+ * the plugin holds its browser bundle as a 4 MB two-byte string, which with the module's own
+ * source is 16 MB of heap from the start (issue 34) on a node whose docs nobody reads. It runs
+ * in a private Fastify instance whose answers the docs routes replay: routes cannot be added to
+ * a started server, and this keeps the plugin as it is.
+ */
+function lazyReference() {
+  let instance: Promise<FastifyInstance> | undefined;
+  async function build(): Promise<FastifyInstance> {
+    const { default: scalarReference } =
+      await import('@scalar/fastify-api-reference');
+    const reference = Fastify({
+      routerOptions: { ignoreTrailingSlash: true },
+    });
+    await reference.register(scalarReference, {
+      routePrefix: DOCS_PREFIX,
       configuration: { url: '/api/openapi.json', hideClientButton: true },
     });
-  });
+    await reference.ready();
+    return reference;
+  }
+  return {
+    async answer(request: FastifyRequest) {
+      instance ??= build().catch((error: unknown) => {
+        instance = undefined; // the next visit tries again
+        throw error;
+      });
+      return (await instance).inject({ method: 'GET', url: request.url });
+    },
+    async close() {
+      await (await instance?.catch(() => undefined))?.close();
+    },
+  };
 }

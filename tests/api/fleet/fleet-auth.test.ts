@@ -1,9 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  listenForRevocations,
-  REVOKED_CHANNEL,
-} from '../../../src/server/auth/revocations.ts';
+import { listenForRevocations } from '../../../src/server/auth/revocations.ts';
+import { LISTEN_APPLICATION } from '../../../src/server/db/listen.ts';
 import { onPostgres } from '../../support/engine.ts';
 import { type Fleet, spawnFleet } from '../../support/fleet.ts';
 import { nothingWithin } from '../../support/eventually.ts';
@@ -209,14 +207,13 @@ describe.skipIf(!onPostgres)(
       const db = new pg.Client({ connectionString: fleet.databaseUrl });
       await db.connect();
       try {
-        // Each node's revocation listener (its queue alarm LISTENs on another connection).
+        // Each node's LISTEN connection (its revocations' and its queue alarm's).
         const listeners = async () =>
           (
             await db.query<{ pid: number }>(
               `SELECT pid FROM pg_stat_activity
-               WHERE datname = current_database() AND query ILIKE 'LISTEN%'
-                 AND query LIKE '%' || $1 || '%'`,
-              [REVOKED_CHANNEL],
+               WHERE datname = current_database() AND application_name = $1`,
+              [LISTEN_APPLICATION],
             )
           ).rows.map((r) => r.pid);
         const before = await listeners();

@@ -119,7 +119,15 @@ describe('API description', () => {
     const docs = await fetch(`${server.url}/api/docs`);
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toContain('text/html');
-    expect(await docs.text()).toContain('/api/openapi.json');
+    const page = await docs.text();
+    expect(page).toContain('/api/openapi.json');
+    // The reference is loaded on the first visit (plugins/api-docs.ts): its script too.
+    const script = /<script src="([^"]+)"/.exec(page)?.[1];
+    expect(script).toBeDefined();
+    const js = await fetch(new URL(script!, docs.url));
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toContain('application/javascript');
+    expect((await js.text()).length).toBeGreaterThan(100_000);
   });
 });
 
