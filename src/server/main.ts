@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfigOrExit } from './config.ts';
-import { releaseStartupMemory, saveCompileCache } from './memory.ts';
+import { saveCompileCache } from './memory.ts';
 import { closeOnSignals } from './shutdown.ts';
 
 // The server's entry (npm start): it reads the environment, handles signals and exits; tests
@@ -77,4 +77,3 @@ try {
 }
 // Started: the compile cache to disk, what starting left behind back to the system (memory.ts).
 saveCompileCache();
-releaseStartupMemory();

@@ -16,7 +16,7 @@ import { startDelivery } from './delivery/engine.ts';
 import { Waker } from './delivery/waker.ts';
 import { httpServerOptions, limitConnections } from './http-server-options.ts';
 import { InboundInbox } from './inbound/inbox.ts';
-import { releaseStartupMemory, saveCompileCache } from './memory.ts';
+import { saveCompileCache } from './memory.ts';
 import { handleErrors } from './plugins/error-handler.ts';
 import { Metrics } from './plugins/metrics.ts';
 import { Readiness } from './plugins/readiness.ts';
@@ -100,7 +100,6 @@ try {
 }
 log.info({ workers }, 'delivery worker started');
 saveCompileCache();
-releaseStartupMemory();
 
 // SIGTERM/SIGINT: stop fetching, let the batches in hand finish (pending submits answered or
 // their jobs given back), close the listener and the database, exit 0 within
