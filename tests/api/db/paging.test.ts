@@ -8,6 +8,7 @@ import {
   uniquePrefix,
 } from '../../support/seed.ts';
 import { waitForMessage } from '../../support/delivery.ts';
+import { eventually } from '../../support/eventually.ts';
 import { startServer, type TestServer } from '../../support/start-server.ts';
 
 /**
@@ -51,6 +52,13 @@ describe('lists paged by selectPage', () => {
   it("keep each batch's own total (its recipients), for the customer and for staff", async () => {
     const { owner, client, base, three, one } = await seeded();
     const admin = adminHttp(server.url);
+    // A batch's states are live: compare the list with the batch read alone once delivery is
+    // done with it.
+    await eventually(
+      async () => (await owner.http.get(`${base}/batches/${three.id}`)).body,
+      (batch) => batch.states?.DELIVERED === 3,
+      { what: 'the batch of three delivered' },
+    );
     for (const [http, path] of [
       [owner.http, `${base}/batches`],
       [admin, `/api/admin/clients/${client.id}/batches`],
