@@ -18,7 +18,6 @@
  * databases: another load on it counts too), from the load's start until the last is final.
  */
 import { rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { loadConfig } from '../src/server/config.ts';
 import { DELIVERY_BATCH_SIZE } from '../src/server/delivery/jobs.ts';
 import { startSmscProcess } from '../tests/support/smsc-process.ts';
@@ -26,6 +25,7 @@ import {
   call,
   fundedBenchClient,
   seconds,
+  smsSender,
   startBenchServer,
 } from './server.ts';
 import { reportFigures } from './report.ts';
@@ -87,34 +87,12 @@ try {
     `settings             SMPP_WINDOW ${settings.smpp!.window}, DELIVERY_WORKERS ${settings.workers}, jobs per fetch ${DELIVERY_BATCH_SIZE}${Object.keys(overrides).length ? ` (set here: ${Object.keys(overrides).join(', ')})` : ' (defaults)'}`,
   );
 
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const url = new URL(`${server.url}/api/clients/${client.id}/messages/sms`);
-  const send = (n: number) =>
-    new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify({
-        sender: 'Bench',
-        recipient: '447700900123',
-        body: `bench message ${n}`,
-      });
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          agent,
-          headers: {
-            authorization: clientAuth,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const { send, close: closeSender } = smsSender(
+    server.url,
+    client.id,
+    clientAuth,
+    CONNECTIONS,
+  );
 
   // The server's tree holds the embedded PostgreSQL; on DATABASE_URL its server, if local.
   const postmaster = server.databaseUrl
@@ -152,7 +130,7 @@ try {
   const acceptSeconds = (performance.now() - started) / 1000;
   sendLatencies.sort((a, b) => a - b);
   const loadEnd = Date.now();
-  agent.destroy();
+  closeSender();
   if (refused > 0) throw new Error(`${refused} sends were refused`);
 
   // Wait until every message is final, reading the log a page at a time.

@@ -11,7 +11,7 @@
  *    ratio (1.00: inbound costs sends nothing).
  */
 import { rmSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSmscProcess } from '../tests/support/smsc-process.ts';
 import { reportFigures } from './report.ts';
@@ -22,6 +22,7 @@ import {
   expectStatus,
   fundedBenchClient,
   seconds,
+  smsSender,
   startBenchServer,
 } from './server.ts';
 
@@ -132,34 +133,12 @@ try {
   );
 
   // 2. Sends per second, alone and with inbound alongside.
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const url = new URL(`${server.url}/api/clients/${clientId}/messages/sms`);
-  const send = (n: number) =>
-    new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify({
-        sender: 'Bench',
-        recipient: '447700900123',
-        body: `bench message ${n}`,
-      });
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          agent,
-          headers: {
-            authorization: clientAuth,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const { send, close: closeSender } = smsSender(
+    server.url,
+    clientId,
+    clientAuth,
+    CONNECTIONS,
+  );
   const sendsPerSecond = async () => {
     const until = performance.now() + SEND_SECONDS * 1000;
     let sent = 0;
@@ -188,7 +167,7 @@ try {
   await until('the alongside inbound stored', async () => {
     return (await storedInbound()) >= before + INBOUND_RATE * SEND_SECONDS;
   });
-  agent.destroy();
+  closeSender();
   const ratio = alongside / alone;
   console.log(
     `sends alone          ${Math.round(alone)}/s (${CONNECTIONS} connections, ${SEND_SECONDS} s)`,

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
 import {
   spawnServer,
   stopServer,
@@ -155,4 +156,45 @@ export function hasWrk(): boolean {
 export function seconds(name: string, fallback: number): number {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * POSTs single sends of a client over `connections` keep-alive connections (the same body but
+ * for its number `n`); `send(n)` resolves with the answer's status. `close()` drops the sockets.
+ */
+export function smsSender(
+  url: string,
+  clientId: string,
+  clientAuth: string,
+  connections: number,
+): { send(n: number): Promise<number>; close(): void } {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const target = new URL(`${url}/api/clients/${clientId}/messages/sms`);
+  const send = (n: number) =>
+    new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({
+        sender: 'Bench',
+        recipient: '447700900123',
+        body: `bench message ${n}`,
+      });
+      const req = request(
+        target,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            authorization: clientAuth,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  return { send, close: () => agent.destroy() };
 }
